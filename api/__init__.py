@@ -1,0 +1,1 @@
+"""The Flask REST API of the Keltis service."""

@@ -1,0 +1,1 @@
+"""The `keltis` command line."""

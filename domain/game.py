@@ -1,0 +1,66 @@
+"""The interface every game of the service implements (keltis-card, keltis-dice).
+
+A game is a module-level object `RULES` in `domain/<game>/__init__.py` that satisfies
+`GameRules`. The service and the tools only ever talk to a game through it.
+
+Events are JSON-ready dicts with a `"type"`; hidden fields follow `domain.visibility`.
+Commands (moves) are JSON-ready dicts with an `"action"`, exactly as clients POST them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterable, Mapping, Protocol
+
+from domain.chance import Chance
+
+# A bot: a pure policy over what one seat may see. It gets the seat's view, the seat's
+# legal moves and a random source handed in from outside, and returns one of the moves.
+Bot = Callable[[dict, list, random.Random], dict]
+
+ACTIVE = "active"
+FINAL_ROUND = "final_round"
+FINISHED = "finished"
+
+
+class GameRules(Protocol):
+    """What the service needs from a game. `State` is the game's own (opaque) type."""
+
+    name: str
+    min_players: int
+    max_players: int
+    bots: Mapping[str, Bot]
+
+    def normalize_options(self, options: Mapping) -> dict:
+        """Options with defaults filled in; raises InvalidOptions."""
+
+    def start(self, players: int, options: Mapping, chance: Chance) -> list[dict]:
+        """The opening events of a game (shuffle, deal, first roll...)."""
+
+    def fold(self, events: Iterable[dict]) -> Any:
+        """The state after the opening events and all that follow them."""
+
+    def evolve(self, state: Any, event: Mapping) -> Any:
+        """The state after one more event. Pure: never mutates `state`."""
+
+    def decide(self, state: Any, seat: int, command: Mapping, chance: Chance) -> list[dict]:
+        """The events a legal command produces; raises a DomainError naming the rule."""
+
+    def legal_moves(self, state: Any, seat: int) -> list[dict]:
+        """Every command `decide` accepts from `seat` now (empty when not its turn)."""
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat expected to act, or None when the game is over."""
+
+    def phase(self, state: Any) -> str:
+        """ACTIVE, FINAL_ROUND or FINISHED."""
+
+    def view(self, state: Any, viewer: int | None) -> dict:
+        """JSON-ready state as `viewer` (a seat, None for a spectator) may see it (R2)."""
+
+    def full_view(self, state: Any) -> dict:
+        """JSON-ready state with everything revealed (finished games, replays)."""
+
+    def result(self, state: Any) -> dict | None:
+        """None until finished; then {"scores": [...], "winners": [...], "shared": bool,
+        "breakdown": [...]}."""

@@ -1,0 +1,1 @@
+"""Replay format: export, verify, show in a terminal, render to HTML."""

