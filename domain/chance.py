@@ -29,7 +29,7 @@ def seed_commitment(seed: bytes) -> str:
 class Stream:
     """An endless sequence of unbiased integers for one label of one seed."""
 
-    __slots__ = ("_seed", "_label", "_block", "_buffer", "_offset")
+    __slots__ = ("_block", "_buffer", "_label", "_offset", "_seed")
 
     def __init__(self, seed: bytes, label: str):
         self._seed = seed

@@ -10,7 +10,8 @@ Commands (moves) are JSON-ready dicts with an `"action"`, exactly as clients POS
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from domain.chance import Chance
 

@@ -8,7 +8,7 @@ An event without `"owner"` keeps its hidden fields secret from all until the end
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 SPECTATOR = None
 

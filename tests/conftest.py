@@ -10,6 +10,8 @@ import os
 
 import pytest
 
+pytest_plugins = ["tests.support.fixtures"]
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory) -> str:

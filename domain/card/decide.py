@@ -1,0 +1,213 @@
+"""Commands to events: `start` (S1, S2) and `decide` (every rule of a turn)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.card.cards import (
+    CANONICAL_DECK,
+    COLOURS,
+    END,
+    KIND_OF,
+    NAMES,
+    PILE_OF,
+    POINT_BASE,
+    ROWS,
+    VALUE_OF,
+)
+from domain.card.evolve import REDUCERS
+from domain.card.moves import (
+    DECK_SOURCE,
+    DRAW_BASE,
+    LAY_BASE,
+    SOURCES,
+    STOP_CODE,
+    WISH_BASE,
+    Move,
+    describe,
+    legal_options,
+    parse,
+)
+from domain.card.scoring import score_table
+from domain.card.state import CLOSED, DRAW, FINAL, LAST_VALUE, NEXT_STATUS, OVER, PLAY
+from domain.chance import Chance
+from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
+
+HAND_SIZE = 8
+REMOVED_WITH_TWO = 30
+FIFTH_ROW = 5
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def normalize_options(options: Mapping | None) -> dict:
+    """keltis-card has no options yet: {} is the only valid value."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object")
+    if options:
+        raise InvalidOptions(f"unknown options: {sorted(map(str, options))}")
+    return {}
+
+
+def start(players: int, options: Mapping, chance: Chance) -> list[dict]:
+    """Shuffle, remove 30 cards with 2 players (S1), deal 8 each in seat blocks (S2)."""
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidOptions(f"keltis-card takes {MIN_PLAYERS} to {MAX_PLAYERS} players", "S1")
+    options = normalize_options(options)
+    order = chance.shuffled(CANONICAL_DECK, "deck")
+    cut = REMOVED_WITH_TWO if players == 2 else 0
+    removed, rest = order[:cut], order[cut:]
+    hands = [rest[seat * HAND_SIZE : (seat + 1) * HAND_SIZE] for seat in range(players)]
+    deck = rest[players * HAND_SIZE :]
+    events = [
+        {
+            "type": "game_started",
+            "players": players,
+            "options": options,
+            "hidden": {"deck": deck, "removed": removed},
+        }
+    ]
+    for seat, hand in enumerate(hands):
+        events.append(
+            {
+                "type": "cards_dealt",
+                "seat": seat,
+                "owner": seat,
+                "count": HAND_SIZE,
+                "hidden": {"cards": sorted(hand, key=KIND_OF.__getitem__)},
+            }
+        )
+    return events
+
+
+def _why_illegal(state, seat: int, code: int) -> IllegalMove:
+    """The rule a parsed but illegal command breaks."""
+    what = describe(code)
+    hand = state.hands[seat]
+    sub = state.sub
+    if sub == DRAW and what[0] != "draw":
+        return IllegalMove(f"draw {state.draws_owed} card(s) now", rule="D1")
+    if sub == FINAL and what[0] not in ("lay", "stop"):
+        return IllegalMove("in the final round you may only lay cards or stop", rule="E3")
+    if sub == PLAY and what[0] in ("draw", "stop"):
+        rule = "E3" if what[0] == "stop" else "P1"
+        return IllegalMove("play a card first (discard, wish or lay)", rule=rule)
+    if what[0] == "draw":
+        source = what[1]
+        if source != DECK_SOURCE and state.banned >> source & 1:
+            return IllegalMove("never draw a card discarded in this same turn", rule="D1")
+        return IllegalMove(f"the {SOURCES[source]} pile is empty", rule="D1")
+    if what[0] == "discard":
+        return IllegalMove(f"{NAMES[what[1]]} is not in your hand", rule="P1")
+    if what[0] == "wish":
+        low, high = what[1], what[2]
+        if (hand.count(low) < 2) if low == high else (low not in hand or high not in hand):
+            return IllegalMove("both wish cards must be in your hand", rule="P2")
+        if not 1 <= (VALUE_OF[low] or 0) <= 9:
+            return IllegalMove("wishing stones have values 1 to 9", rule="P2")
+        return IllegalMove(f"wishing stone {VALUE_OF[low]} is already taken", rule="P2")
+    if what[0] == "lay":
+        kind, row = what[1], what[2]
+        rule = "P4" if kind >= POINT_BASE else "P3"
+        if kind not in hand:
+            return IllegalMove(f"{NAMES[kind]} is not in your hand", rule=rule)
+        status = state.status[seat][row]
+        if kind >= POINT_BASE:
+            return IllegalMove(
+                "a point card goes on your point row or on an open row ending in its value",
+                rule="P4",
+            )
+        if status >= CLOSED:
+            return IllegalMove(f"your {COLOURS[row]} row is closed", rule="P3")
+        return IllegalMove(f"{NAMES[kind]} breaks the direction of your row", rule="P3")
+    return IllegalMove("not a legal move now", rule=None)
+
+
+def _events_for(state, seat: int, code: int) -> list[dict]:
+    if code < LAY_BASE:
+        return [
+            {
+                "type": "card_discarded",
+                "seat": seat,
+                "card": NAMES[code],
+                "pile": ROWS[PILE_OF[code]],
+            }
+        ]
+    if code < WISH_BASE:
+        kind, row = divmod(code - LAY_BASE, 6)
+        events = [{"type": "card_laid", "seat": seat, "card": NAMES[kind], "row": ROWS[row]}]
+        if state.sub == PLAY:
+            if (
+                kind < POINT_BASE
+                and kind % 12 == END
+                and state.status[seat][row] < CLOSED
+                and state.closed_rows + 1 >= FIFTH_ROW
+            ):
+                events.append(
+                    {"type": "final_round_started", "by_seat": seat, "reason": "fifth_row"}
+                )
+        elif state.laid_in_final == 1 and state.final_left == 1:
+            events.append(_game_ended(state, events))
+        return events
+    if code < DRAW_BASE:
+        low, high = divmod(code - WISH_BASE, 71)
+        cards = [NAMES[low], NAMES[high]]
+        return [{"type": "stone_wished", "seat": seat, "cards": cards, "stone": VALUE_OF[low]}]
+    if code < STOP_CODE:
+        source = code - DRAW_BASE
+        if source != DECK_SOURCE:
+            pile = state.piles[source]
+            return [
+                {
+                    "type": "card_drawn",
+                    "seat": seat,
+                    "source": ROWS[source],
+                    "card": NAMES[pile[-1]],
+                }
+            ]
+        deck = state.setup.deck
+        position = state.deck_pos
+        events = [
+            {
+                "type": "card_drawn",
+                "seat": seat,
+                "source": "deck",
+                "owner": seat,
+                "hidden": {"card": NAMES[deck[position]]},
+            }
+        ]
+        if position + 1 >= len(deck):
+            events.append({"type": "final_round_started", "by_seat": seat, "reason": "deck_empty"})
+        return events
+    events = [{"type": "player_stopped", "seat": seat}]
+    if state.final_left == 1:
+        events.append(_game_ended(state, events))
+    return events
+
+
+def _game_ended(state, events: list[dict]) -> dict:
+    for event in events:
+        state = REDUCERS[event["type"]](state, event)
+    table = score_table(state)
+    return {
+        "type": "game_ended",
+        "scores": table["scores"],
+        "winners": table["winners"],
+        "shared": table["shared"],
+    }
+
+
+def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> list[dict]:
+    """The events of one legal command; raises a DomainError naming the broken rule."""
+    if state.sub == OVER:
+        raise GameOver("the game is over", rule="K4")
+    if seat != state.to_move:
+        raise NotYourTurn(f"it is seat {state.to_move}'s turn", rule="S2")
+    code = command.code if type(command) is Move else parse(command)
+    if code not in legal_options(state)[0]:
+        raise _why_illegal(state, seat, code)
+    return _events_for(state, seat, code)
+
+
+__all__ = ["LAST_VALUE", "NEXT_STATUS", "decide", "normalize_options", "start"]

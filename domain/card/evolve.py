@@ -1,0 +1,221 @@
+"""keltis-card events and the reducer that folds them into a `CardState`.
+
+Events (JSON-ready dicts; `hidden` fields follow `domain.visibility`):
+
+    game_started     {players, options, hidden: {deck: [names, top first], removed: [names]}}
+                     no owner: secret to everyone until the game is over (S1, R2)
+    cards_dealt      {seat, owner: seat, count: 8, hidden: {cards: [names, sorted]}}   (S2)
+    card_discarded   {seat, card, pile}                                                 (P1)
+    stone_wished     {seat, cards: [a, b], stone}                                       (P2)
+    card_laid        {seat, card, row}                                            (P3, P4, E3)
+    card_drawn       {seat, source: "deck", owner: seat, hidden: {card}}               (D1)
+                     {seat, source: <pile>, card}  (a discard pile is public)
+    final_round_started {by_seat, reason: "fifth_row" | "deck_empty"}              (E1-E3)
+    player_stopped   {seat}                                                             (E3)
+    game_ended       {scores: [...], winners: [...], shared}                            (K4)
+
+Turn structure: after a play (discard / wish / lay) the same seat owes one draw (two after
+a wish); the last owed draw passes the turn. A lay that closes the fifth row is followed by
+`final_round_started` (no draw, D2); so is a draw of the deck's last card (E2). In the final
+round a seat's turn ends after its second lay or a `player_stopped`; `game_ended` follows
+the last final-round action. Deal order: with 2 players the first 30 shuffled cards are
+removed; then seat 0 gets the next 8, seat 1 the 8 after, and so on; the rest is the draw
+pile, its top first.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect
+
+from domain.card.cards import KIND_OF, PILE_OF, POINT_BASE, ROWS
+from domain.card.state import (
+    CLOSED,
+    DRAW,
+    FINAL,
+    NEXT_STATUS,
+    OVER,
+    PLAY,
+    Setup,
+    initial_state,
+)
+
+ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
+SOURCE_INDEX = {**ROW_INDEX, "deck": 6}
+
+
+def _replace(items: tuple, index: int, value) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _without(hand: tuple, kind: int) -> tuple:
+    index = hand.index(kind)
+    return hand[:index] + hand[index + 1 :]
+
+
+def _with(hand: tuple, kind: int) -> tuple:
+    index = bisect(hand, kind)
+    return (*hand[:index], kind, *hand[index:])
+
+
+def _game_started(state, event):
+    setup = Setup(
+        players=event["players"],
+        options=dict(event.get("options") or {}),
+        deck=tuple(KIND_OF[name] for name in event["hidden"]["deck"]),
+        removed=tuple(KIND_OF[name] for name in event["hidden"]["removed"]),
+    )
+    return initial_state(setup, ((),) * setup.players)
+
+
+def _cards_dealt(state, event):
+    new = state.clone()
+    hand = tuple(sorted(KIND_OF[name] for name in event["hidden"]["cards"]))
+    new.hands = _replace(state.hands, event["seat"], hand)
+    return new
+
+
+def _card_discarded(state, event):
+    seat = event["seat"]
+    kind = KIND_OF[event["card"]]
+    pile = PILE_OF[kind]
+    new = state.clone()
+    new.hands = _replace(state.hands, seat, _without(state.hands[seat], kind))
+    new.piles = _replace(state.piles, pile, (*state.piles[pile], kind))
+    new.banned = state.banned | 1 << pile
+    new.sub = DRAW
+    new.draws_owed = 1
+    return new
+
+
+def _stone_wished(state, event):
+    seat = event["seat"]
+    hand = state.hands[seat]
+    piles = state.piles
+    banned = state.banned
+    for name in event["cards"]:
+        kind = KIND_OF[name]
+        pile = PILE_OF[kind]
+        hand = _without(hand, kind)
+        piles = _replace(piles, pile, (*piles[pile], kind))
+        banned |= 1 << pile
+    stone = 1 << event["stone"]
+    new = state.clone()
+    new.hands = _replace(state.hands, seat, hand)
+    new.piles = piles
+    new.banned = banned
+    new.stones_table = state.stones_table & ~stone
+    new.stones_held = _replace(state.stones_held, seat, state.stones_held[seat] | stone)
+    new.sub = DRAW
+    new.draws_owed = 2
+    return new
+
+
+def _advance_final(new, players: int) -> None:
+    new.laid_in_final = 0
+    new.final_left -= 1
+    if new.final_left <= 0:
+        new.sub = OVER
+        new.to_move = None
+    else:
+        new.to_move = (new.to_move + 1) % players
+
+
+def _card_laid(state, event):
+    seat = event["seat"]
+    kind = KIND_OF[event["card"]]
+    row = ROW_INDEX[event["row"]]
+    new = state.clone()
+    new.hands = _replace(state.hands, seat, _without(state.hands[seat], kind))
+    seat_rows = state.rows[seat]
+    new.rows = _replace(state.rows, seat, _replace(seat_rows, row, (*seat_rows[row], kind)))
+    if kind < POINT_BASE:
+        status = state.status[seat]
+        before = status[row]
+        after = NEXT_STATUS[before][kind % 12]
+        new.status = _replace(state.status, seat, _replace(status, row, after))
+        if after == CLOSED and before != CLOSED:
+            new.closed_rows = state.closed_rows + 1
+    if state.sub == PLAY:
+        new.sub = DRAW
+        new.draws_owed = 1
+    elif state.sub == FINAL:
+        new.laid_in_final = state.laid_in_final + 1
+        if new.laid_in_final >= 2:
+            _advance_final(new, state.setup.players)
+    return new
+
+
+def _card_drawn(state, event):
+    seat = event["seat"]
+    source = SOURCE_INDEX[event["source"]]
+    new = state.clone()
+    if source == 6:
+        kind = KIND_OF[event["hidden"]["card"]]
+        new.deck_pos = state.deck_pos + 1
+    else:
+        pile = state.piles[source]
+        kind = pile[-1]
+        new.piles = _replace(state.piles, source, pile[:-1])
+    new.hands = _replace(state.hands, seat, _with(state.hands[seat], kind))
+    owed = state.draws_owed - 1
+    new.draws_owed = owed
+    if owed <= 0:
+        new.sub = PLAY
+        new.banned = 0
+        new.to_move = (seat + 1) % state.setup.players
+    return new
+
+
+def _final_round_started(state, event):
+    by_seat = event["by_seat"]
+    new = state.clone()
+    new.sub = FINAL
+    new.draws_owed = 0
+    new.banned = 0
+    new.ender = by_seat
+    new.end_reason = event["reason"]
+    new.final_left = state.setup.players
+    new.laid_in_final = 0
+    new.to_move = (by_seat + 1) % state.setup.players
+    return new
+
+
+def _player_stopped(state, event):
+    new = state.clone()
+    _advance_final(new, state.setup.players)
+    return new
+
+
+def _game_ended(state, event):
+    if state.sub == OVER:
+        return state
+    new = state.clone()
+    new.sub = OVER
+    new.to_move = None
+    return new
+
+
+REDUCERS = {
+    "game_started": _game_started,
+    "cards_dealt": _cards_dealt,
+    "card_discarded": _card_discarded,
+    "stone_wished": _stone_wished,
+    "card_laid": _card_laid,
+    "card_drawn": _card_drawn,
+    "final_round_started": _final_round_started,
+    "player_stopped": _player_stopped,
+    "game_ended": _game_ended,
+}
+
+
+def evolve(state, event):
+    """The state after one more event; never mutates `state`."""
+    return REDUCERS[event["type"]](state, event)
+
+
+def fold(events) -> object:
+    """The state after all `events` (the first must be `game_started`)."""
+    state = None
+    for event in events:
+        state = REDUCERS[event["type"]](state, event)
+    return state

@@ -1,0 +1,289 @@
+"""Commands of keltis-card: the move table, parsing, and the legal-move generator.
+
+Every legal command is a prebuilt, read-only `Move` (a dict subclass, JSON-ready) carrying
+an int `code`; `legal_moves` hands out these shared objects, and `decide` recognises them
+by their code without parsing. Any other dict is parsed into a code first.
+
+Codes: discard = kind; lay = 100 + kind * 6 + row; wish = 1000 + low_kind * 71 + high_kind;
+draw = 10000 + source (0-5 a pile, 6 the deck); stop = 20000.
+
+Command shapes (C4 names; rows and piles are `brown`..`blue` or `point`):
+    {"action": "discard", "card": "blue-7"}
+    {"action": "wish", "cards": ["blue-3", "point-3"]}
+    {"action": "lay", "card": "blue-7"}              colour card; "row" omitted or its colour
+    {"action": "lay", "card": "point-5", "row": "blue"}   point card: "row" required
+    {"action": "draw", "source": "deck"}             or a pile name
+    {"action": "stop"}                               final round only
+`legal_moves` lists a colour-card lay without "row"; `decide` accepts both forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.card.cards import (
+    COLOURS,
+    END,
+    KIND_COUNT,
+    KIND_OF,
+    NAMES,
+    PILE_OF,
+    POINT_BASE,
+    POINT_ROW,
+    ROWS,
+    VALID_KINDS,
+    VALUE_OF,
+)
+from domain.card.state import DRAW, FINAL, LAST_VALUE, NEXT_STATUS, PLAY
+from domain.errors import IllegalMove
+
+LAY_BASE = 100
+WISH_BASE = 1000
+DRAW_BASE = 10000
+DECK_SOURCE = 6
+STOP_CODE = 20000
+SOURCES = (*ROWS, "deck")
+
+
+class Move(dict):
+    """A read-only command dict shared by every state; `code` identifies it."""
+
+    __slots__ = ("code",)
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("a legal move is shared and read-only; copy it with dict(move)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only
+    __ior__ = _read_only
+
+    def __copy__(self):
+        return dict(self)
+
+    def __deepcopy__(self, memo):
+        return {
+            key: list(value) if isinstance(value, list) else value for key, value in self.items()
+        }
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+def _move(code: int, **fields) -> Move:
+    move = Move(fields)
+    move.code = code
+    return move
+
+
+def lay_code(kind: int, row: int) -> int:
+    """The code of laying `kind` on row `row`."""
+    return LAY_BASE + kind * 6 + row
+
+
+def wish_code(kind_a: int, kind_b: int) -> int:
+    """The code of wishing with two kinds (order does not matter)."""
+    low, high = (kind_a, kind_b) if kind_a <= kind_b else (kind_b, kind_a)
+    return WISH_BASE + low * KIND_COUNT + high
+
+
+def _build_table() -> dict[int, Move]:
+    table: dict[int, Move] = {}
+    for kind in VALID_KINDS:
+        name = NAMES[kind]
+        table[kind] = _move(kind, action="discard", card=name)
+        if kind < POINT_BASE:
+            table[lay_code(kind, PILE_OF[kind])] = _move(
+                lay_code(kind, PILE_OF[kind]), action="lay", card=name
+            )
+        else:
+            for row in range(6):
+                code = lay_code(kind, row)
+                table[code] = _move(code, action="lay", card=name, row=ROWS[row])
+    for kind_a in VALID_KINDS:
+        for kind_b in VALID_KINDS:
+            same_value = VALUE_OF[kind_a] is not None and VALUE_OF[kind_a] == VALUE_OF[kind_b]
+            if kind_a <= kind_b and same_value:
+                code = wish_code(kind_a, kind_b)
+                table[code] = _move(code, action="wish", cards=[NAMES[kind_a], NAMES[kind_b]])
+    for source, name in enumerate(SOURCES):
+        table[DRAW_BASE + source] = _move(DRAW_BASE + source, action="draw", source=name)
+    table[STOP_CODE] = _move(STOP_CODE, action="stop")
+    return table
+
+
+MOVES: dict[int, Move] = _build_table()
+_DISCARD = tuple(MOVES.get(k) for k in range(KIND_COUNT))
+_COLOUR_LAY = tuple(MOVES.get(lay_code(k, PILE_OF[k])) for k in range(KIND_COUNT))
+_POINT_LAY = tuple(
+    tuple(MOVES[lay_code(POINT_BASE + v, row)] for row in range(6)) for v in range(11)
+)
+_COLOUR_OF = tuple(k // 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
+_FACE = tuple(k % 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
+# Wish value of a kind (1..9), or 0 if it can never be wished with (0, 10, end card).
+_WISH_VALUE = tuple(v if v is not None and 1 <= v <= 9 else 0 for v in VALUE_OF)
+
+
+def _draw_options(blocked: int) -> tuple[tuple[int, ...], tuple[Move, ...]]:
+    codes = [DRAW_BASE + DECK_SOURCE] + [
+        DRAW_BASE + pile for pile in range(6) if not blocked >> pile & 1
+    ]
+    return tuple(codes), tuple(MOVES[c] for c in codes)
+
+
+# DRAW_OPTIONS[mask of banned or empty piles] -> (codes, moves); the deck is always open.
+DRAW_OPTIONS = tuple(_draw_options(mask) for mask in range(64))
+STOP_ONLY = ((STOP_CODE,), (MOVES[STOP_CODE],))
+
+
+def _lays(distinct: tuple, status: tuple, moves: list) -> None:
+    """Append every legal lay of the distinct kinds in hand (P3, P4)."""
+    for kind in distinct:
+        colour = _COLOUR_OF[kind]
+        if colour >= 0:
+            if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
+                moves.append(_COLOUR_LAY[kind])
+        else:
+            value = kind - POINT_BASE
+            options = _POINT_LAY[value]
+            for row in range(5):
+                if LAST_VALUE[status[row]] == value:
+                    moves.append(options[row])
+            moves.append(options[POINT_ROW])
+
+
+_WISH_CACHE: dict[tuple, list] = {}
+_WISH_CACHE_LIMIT = 50_000
+
+
+def _wishes(wishable: tuple) -> list:
+    """Every distinct wish among the wishable kinds of a hand (sorted, twins kept)."""
+    cached = _WISH_CACHE.get(wishable)
+    if cached is not None:
+        return cached
+    codes = {}
+    for i, low in enumerate(wishable):
+        for high in wishable[i + 1 :]:
+            if _WISH_VALUE[low] == _WISH_VALUE[high]:
+                codes[WISH_BASE + low * KIND_COUNT + high] = None
+    result = [MOVES[code] for code in codes]
+    if len(_WISH_CACHE) >= _WISH_CACHE_LIMIT:
+        _WISH_CACHE.clear()
+    _WISH_CACHE[wishable] = result
+    return result
+
+
+def _play_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list]:
+    distinct = tuple(dict.fromkeys(hand))
+    moves = [_DISCARD[kind] for kind in distinct]
+    # Bit 0 of `stones` is never set, so kinds without a wish value (0) drop out here.
+    wishable = tuple(kind for kind in hand if stones >> _WISH_VALUE[kind] & 1)
+    if len(wishable) > 1:
+        moves += _wishes(wishable)
+    _lays(distinct, status, moves)
+    return [move.code for move in moves], moves
+
+
+def legal_options(state) -> tuple:
+    """(codes, moves) of the seat to move, cached on the state."""
+    cached = state._legal
+    if cached is not None:
+        return cached
+    sub = state.sub
+    seat = state.to_move
+    if sub == PLAY:
+        cached = _play_options(state.hands[seat], state.status[seat], state.stones_table)
+    elif sub == DRAW:
+        piles = state.piles
+        blocked = state.banned
+        for pile in range(6):
+            if not piles[pile]:
+                blocked |= 1 << pile
+        cached = DRAW_OPTIONS[blocked]
+    elif sub == FINAL:
+        if state.hands[seat]:
+            moves: list[Move] = []
+            _lays(tuple(dict.fromkeys(state.hands[seat])), state.status[seat], moves)
+            moves.append(MOVES[STOP_CODE])
+            cached = ([move.code for move in moves], moves)
+        else:
+            cached = STOP_ONLY
+    else:
+        cached = ((), ())
+    state._legal = cached
+    return cached
+
+
+def _shape_error(message: str) -> IllegalMove:
+    return IllegalMove(message, rule=None)
+
+
+def _card(command: Mapping, field: str = "card") -> int:
+    name = command.get(field)
+    kind = KIND_OF.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise IllegalMove(f"{field} must be a card name like 'blue-7' or 'point-5'", rule="C4")
+    return kind
+
+
+def _check_keys(command: Mapping, allowed: set) -> None:
+    extra = set(command) - allowed
+    if extra:
+        raise _shape_error(f"unexpected fields: {sorted(map(str, extra))}")
+
+
+def parse(command: object) -> int:
+    """The code of a command dict; raises IllegalMove for a malformed one."""
+    if not isinstance(command, Mapping):
+        raise _shape_error("a command is an object with an 'action'")
+    action = command.get("action")
+    if action == "discard":
+        _check_keys(command, {"action", "card"})
+        return _card(command)
+    if action == "wish":
+        _check_keys(command, {"action", "cards"})
+        cards = command.get("cards")
+        if not isinstance(cards, list | tuple) or len(cards) != 2:
+            raise _shape_error("a wish names exactly two cards")
+        kinds = [_card({"card": c}) for c in cards]
+        if VALUE_OF[kinds[0]] is None or VALUE_OF[kinds[0]] != VALUE_OF[kinds[1]]:
+            raise IllegalMove("a wish needs two number or point cards of equal value", rule="P2")
+        return wish_code(*kinds)
+    if action == "lay":
+        _check_keys(command, {"action", "card", "row"})
+        kind = _card(command)
+        row_name = command.get("row")
+        if kind < POINT_BASE:
+            if row_name is not None and row_name != COLOURS[kind // 12]:
+                raise IllegalMove("a colour card goes on the row of its colour", rule="P3")
+            return lay_code(kind, kind // 12)
+        if row_name not in ROWS:
+            raise IllegalMove("a point card needs a 'row': a colour or 'point'", rule="P4")
+        return lay_code(kind, ROWS.index(row_name))
+    if action == "draw":
+        _check_keys(command, {"action", "source"})
+        source = command.get("source")
+        if source not in SOURCES:
+            raise _shape_error("source is 'deck' or a pile: " + ", ".join(ROWS))
+        return DRAW_BASE + SOURCES.index(source)
+    if action == "stop":
+        _check_keys(command, {"action"})
+        return STOP_CODE
+    raise _shape_error("action is one of discard, wish, lay, draw, stop")
+
+
+def describe(code: int) -> tuple:
+    """(kind of code, data): ('discard', kind) / ('lay', kind, row) / ('wish', a, b) /
+    ('draw', source) / ('stop',)."""
+    if code < LAY_BASE:
+        return ("discard", code)
+    if code < WISH_BASE:
+        kind, row = divmod(code - LAY_BASE, 6)
+        return ("lay", kind, row)
+    if code < DRAW_BASE:
+        low, high = divmod(code - WISH_BASE, KIND_COUNT)
+        return ("wish", low, high)
+    if code < STOP_CODE:
+        return ("draw", code - DRAW_BASE)
+    return ("stop",)
+
+
+__all__ = ["END", "MOVES", "Move", "describe", "legal_options", "parse"]

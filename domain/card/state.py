@@ -1,0 +1,158 @@
+"""The immutable state of one keltis-card game, and the row-status tables (P3, P4).
+
+A `CardState` is never mutated once built: `evolve` copies it (`clone`) and replaces only
+the fields that change; everything inside is a tuple or an int, shared between states.
+
+Row status (one small int per colour row, so that a lay is a table lookup):
+    0            empty row
+    1 + d*11 + v open row whose last value is v; d = 0 undecided, 1 ascending, 2 descending
+    34 / 35      closed by one / by both end cards
+"""
+
+from __future__ import annotations
+
+from domain.card.cards import END
+
+EMPTY = 0
+CLOSED = 34
+CLOSED_TWICE = 35
+STATUS_COUNT = 36
+UNDECIDED, ASCENDING, DESCENDING = 0, 1, 2
+DIRECTION_NAMES = (None, "ascending", "descending")
+
+# Sub-phases of a game.
+PLAY, DRAW, FINAL, OVER = 0, 1, 2, 3
+SUB_PHASE_NAMES = ("play", "draw", "final_round", "finished")
+
+
+def open_status(direction: int, value: int) -> int:
+    """The status of an open row."""
+    return 1 + direction * 11 + value
+
+
+def _next_status(status: int, value: int) -> int:
+    """The status after laying a colour card of `value` (11 = end), or -1 if illegal (P3)."""
+    if value == END:
+        return {CLOSED: CLOSED_TWICE, CLOSED_TWICE: -1}.get(status, CLOSED)
+    if status == EMPTY:
+        return open_status(UNDECIDED, value)
+    if status >= CLOSED:
+        return -1
+    direction, last = divmod(status - 1, 11)
+    if direction == UNDECIDED:
+        if value == last:
+            return status
+        return open_status(ASCENDING if value > last else DESCENDING, value)
+    if direction == ASCENDING:
+        return open_status(ASCENDING, value) if value >= last else -1
+    return open_status(DESCENDING, value) if value <= last else -1
+
+
+# NEXT_STATUS[status][value or 11] -> status after the lay, -1 when the lay is illegal.
+NEXT_STATUS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_next_status(s, v) for v in range(12)) for s in range(STATUS_COUNT)
+)
+# LAST_VALUE[status] -> the value a point card must have to go on that row (P4), else -1.
+LAST_VALUE: tuple[int, ...] = tuple(
+    (s - 1) % 11 if EMPTY < s < CLOSED else -1 for s in range(STATUS_COUNT)
+)
+
+
+def direction_of(status: int) -> str | None:
+    """'ascending', 'descending' or None (undecided, empty or closed)."""
+    if EMPTY < status < CLOSED:
+        return DIRECTION_NAMES[(status - 1) // 11]
+    return None
+
+
+class Setup:
+    """What never changes during a game: player count, draw order, removed cards."""
+
+    __slots__ = ("deck", "options", "players", "removed")
+
+    def __init__(self, players: int, options: dict, deck: tuple, removed: tuple):
+        self.players = players
+        self.options = options
+        self.deck = deck  # kinds in draw order, top first
+        self.removed = removed  # kinds removed face down (S1)
+
+
+class CardState:
+    """One moment of a game. Treat as immutable; `clone` before changing a field."""
+
+    __slots__ = (
+        "_legal",
+        "banned",
+        "closed_rows",
+        "deck_pos",
+        "draws_owed",
+        "end_reason",
+        "ender",
+        "final_left",
+        "hands",
+        "laid_in_final",
+        "piles",
+        "rows",
+        "setup",
+        "status",
+        "stones_held",
+        "stones_table",
+        "sub",
+        "to_move",
+    )
+
+    def clone(self) -> CardState:
+        """A shallow copy (tuples are shared); the legal-move cache is not copied."""
+        new = _new(CardState)
+        new.setup = self.setup
+        new.deck_pos = self.deck_pos
+        new.hands = self.hands
+        new.rows = self.rows
+        new.status = self.status
+        new.piles = self.piles
+        new.stones_table = self.stones_table
+        new.stones_held = self.stones_held
+        new.closed_rows = self.closed_rows
+        new.to_move = self.to_move
+        new.sub = self.sub
+        new.draws_owed = self.draws_owed
+        new.banned = self.banned
+        new.final_left = self.final_left
+        new.laid_in_final = self.laid_in_final
+        new.ender = self.ender
+        new.end_reason = self.end_reason
+        new._legal = None
+        return new
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self.setup.deck) - self.deck_pos
+
+
+_new = object.__new__
+
+
+def initial_state(setup: Setup, hands: tuple) -> CardState:
+    """The state right after the deal: seat 0 to play (S2)."""
+    players = setup.players
+    state = _new(CardState)
+    state.setup = setup
+    state.deck_pos = 0
+    state.hands = hands
+    state.rows = tuple(((),) * 6 for _ in range(players))
+    state.status = tuple((EMPTY,) * 5 for _ in range(players))
+    state.piles = ((),) * 6
+    state.stones_table = sum(1 << v for v in range(1, 10))
+    state.stones_held = (0,) * players
+    state.closed_rows = 0
+    state.to_move = 0
+    state.sub = PLAY
+    state.draws_owed = 0
+    state.banned = 0
+    state.final_left = 0
+    state.laid_in_final = 0
+    state.ender = None
+    state.end_reason = None
+    state._legal = None
+    return state

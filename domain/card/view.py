@@ -1,0 +1,97 @@
+"""JSON-ready views of a keltis-card state: per seat (R2) and fully revealed."""
+
+from __future__ import annotations
+
+from domain.card.cards import COLOURS, NAMES, POINT, ROWS, stones_of
+from domain.card.scoring import score_table, seat_breakdown
+from domain.card.state import CLOSED, OVER, SUB_PHASE_NAMES, direction_of
+from domain.game import ACTIVE, FINAL_ROUND, FINISHED
+
+GAME = "keltis-card"
+
+
+def phase_name(state) -> str:
+    """ACTIVE, FINAL_ROUND or FINISHED."""
+    if state.sub == OVER:
+        return FINISHED
+    return FINAL_ROUND if state.ender is not None else ACTIVE
+
+
+def _names(kinds) -> list[str]:
+    return [NAMES[k] for k in kinds]
+
+
+def _seat_public(state, seat: int) -> dict:
+    rows = state.rows[seat]
+    status = state.status[seat]
+    colour_rows = {
+        COLOURS[c]: {
+            "cards": _names(rows[c]),
+            "direction": direction_of(status[c]),
+            "closed": status[c] >= CLOSED,
+        }
+        for c in range(5)
+    }
+    return {
+        "seat": seat,
+        "hand_size": len(state.hands[seat]),
+        "rows": colour_rows,
+        "point_row": _names(rows[5]),
+        "stones": stones_of(state.stones_held[seat]),
+        "score": seat_breakdown(rows, state.stones_held[seat])["total"],
+    }
+
+
+def public_view(state) -> dict:
+    """Everything every seat and spectator may know."""
+    piles = {ROWS[p]: _names(state.piles[p]) for p in range(6)}
+    final = None
+    if state.ender is not None:
+        final = {
+            "ended_by": state.ender,
+            "reason": state.end_reason,
+            "turns_left": state.final_left,
+            "laid_this_turn": state.laid_in_final,
+        }
+    return {
+        "game": GAME,
+        "players": state.setup.players,
+        "phase": phase_name(state),
+        "step": SUB_PHASE_NAMES[state.sub],
+        "to_move": state.to_move,
+        "draws_owed": state.draws_owed,
+        "banned_piles": [ROWS[p] for p in range(6) if state.banned >> p & 1],
+        "deck_size": state.deck_size,
+        "removed_count": len(state.setup.removed),
+        "piles": piles,
+        "pile_tops": {name: cards[-1] if cards else None for name, cards in piles.items()},
+        "stones_on_table": stones_of(state.stones_table),
+        "closed_rows": state.closed_rows,
+        "seats": [_seat_public(state, seat) for seat in range(state.setup.players)],
+        "final_round": final,
+        "result": score_table(state) if state.sub == OVER else None,
+    }
+
+
+def view(state, viewer: int | None) -> dict:
+    """The state as `viewer` may see it: public info plus the viewer's own hand only."""
+    if state.sub == OVER:
+        return full_view(state)
+    result = public_view(state)
+    result["viewer"] = viewer
+    if viewer is not None and 0 <= viewer < state.setup.players:
+        result["hand"] = _names(state.hands[viewer])
+    return result
+
+
+def full_view(state) -> dict:
+    """Everything, hands, draw pile and removed cards included (finished games, replays)."""
+    result = public_view(state)
+    result["viewer"] = None
+    result["hands"] = [_names(hand) for hand in state.hands]
+    result["deck"] = _names(state.setup.deck[state.deck_pos :])
+    result["removed"] = _names(state.setup.removed)
+    return result
+
+
+__all__ = ["POINT", "full_view", "phase_name", "public_view", "view"]

@@ -1,0 +1,148 @@
+"""The events of keltis-dice and the pure fold over them (one small function per type).
+
+All events are public (no `"hidden"` field). Colours and die faces are names.
+
+- `game_started {players, options}`: always first.
+- `dice_rolled {seat, roll, dice}`: a turn begins; `roll` is k of label `roll:<k>`,
+  `dice` the five faces `chance.draws(f"roll:{k}", 5, 6)` mapped through FACES.
+- `dice_rerolled {seat, roll, indexes, dice}`: T1; `indexes` sorted; `dice` all five faces
+  after the reroll; the new faces at `indexes` (in that order) are
+  `chance.draws(f"roll:{k}", len(indexes), 6)`. The dice are final afterwards.
+- `dice_kept {seat}`: T1; the dice are final.
+- `tile_taken {seat, cause}`: one tile from the supply; cause `"stones"` (T2) or
+  `"stone_field"` (T6). Never emitted when the supply is empty.
+- `marker_moved {seat, color, from, to, by}`: `from` 0 = a new marker enters (T3);
+  `by` is `"dice"` or `"clover"`.
+- `clover_gained {seat}`: T6; the same seat must now send `clover` or `pass`.
+- `kobold_gained {seat}`: T6; the next `dice_rolled` is for the same seat.
+- `passed {seat, stage}`: the seat gave up its move (`stage` "move") or clover ("clover").
+- `game_ended {reason, goal_markers}`: F1; reason `"goal_markers"` or `"all_markers_in_goal"`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from domain.dice.board import load_board
+from domain.dice.state import (
+    CLOVER,
+    COLOR_INDEX,
+    FACE_INDEX,
+    MOVING,
+    OVER,
+    ROLLED,
+    DiceState,
+    initial_state,
+)
+from domain.errors import DomainError
+
+
+class UnknownEvent(DomainError):
+    """An event this game does not know, or a log that does not start with game_started."""
+
+    code = "unknown_event"
+
+
+_FACE_OF = FACE_INDEX.__getitem__
+
+
+def _rolled(state: DiceState, event: Mapping) -> DiceState:
+    new = state.copy()
+    new.to_move = event["seat"]
+    new.stage = ROLLED
+    new.dice = tuple(map(_FACE_OF, event["dice"]))
+    new.rerolled = False
+    new.rolls = event["roll"] + 1
+    return new
+
+
+def _rerolled(state: DiceState, event: Mapping) -> DiceState:
+    new = state.copy()
+    new.stage = MOVING
+    new.dice = tuple(map(_FACE_OF, event["dice"]))
+    new.rerolled = True
+    new.rolls = event["roll"] + 1
+    return new
+
+
+def _kept(state: DiceState, event: Mapping) -> DiceState:
+    new = state.copy()
+    new.stage = MOVING
+    return new
+
+
+def _tile_taken(state: DiceState, event: Mapping) -> DiceState:
+    seat = event["seat"]
+    tiles = state.tiles
+    new = state.copy()
+    new.tiles = (*tiles[:seat], tiles[seat] + 1, *tiles[seat + 1 :])
+    new.supply = state.supply - 1
+    return new
+
+
+def _marker_moved(state: DiceState, event: Mapping) -> DiceState:
+    seat = event["seat"]
+    path = COLOR_INDEX[event["color"]]
+    positions = state.positions
+    row = positions[seat]
+    new = state.copy()
+    new.positions = (
+        *positions[:seat],
+        (*row[:path], event["to"], *row[path + 1 :]),
+        *positions[seat + 1 :],
+    )
+    new.stage = MOVING
+    return new
+
+
+def _clover_gained(state: DiceState, event: Mapping) -> DiceState:
+    new = state.copy()
+    new.stage = CLOVER
+    return new
+
+
+def _unchanged(state: DiceState, event: Mapping) -> DiceState:
+    return state.copy()
+
+
+def _ended(state: DiceState, event: Mapping) -> DiceState:
+    new = state.copy()
+    new.stage = OVER
+    new.end = event["reason"]
+    return new
+
+
+_HANDLERS = {
+    "dice_rolled": _rolled,
+    "dice_rerolled": _rerolled,
+    "dice_kept": _kept,
+    "tile_taken": _tile_taken,
+    "marker_moved": _marker_moved,
+    "clover_gained": _clover_gained,
+    "kobold_gained": _unchanged,
+    "passed": _unchanged,
+    "game_ended": _ended,
+}
+
+
+def evolve(state: DiceState | None, event: Mapping) -> DiceState:
+    """The state after one more event; `state` is None before `game_started`."""
+    kind = event.get("type")
+    if state is None:
+        if kind != "game_started":
+            raise UnknownEvent(f"a keltis-dice log starts with game_started, not {kind!r}")
+        return initial_state(event["players"], load_board(event["options"]["board"]))
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise UnknownEvent(f"keltis-dice has no event {kind!r}")
+    return handler(state, event)
+
+
+def fold(events: Iterable[Mapping]) -> DiceState:
+    """The state after the opening events and all that follow them."""
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise UnknownEvent("an empty log has no keltis-dice state")
+    return state

