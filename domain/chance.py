@@ -29,10 +29,10 @@ def seed_commitment(seed: bytes) -> str:
 class Stream:
     """An endless sequence of unbiased integers for one label of one seed."""
 
-    __slots__ = ("_block", "_buffer", "_label", "_offset", "_seed")
+    __slots__ = ("_block", "_buffer", "_keyed", "_label", "_offset")
 
-    def __init__(self, seed: bytes, label: str):
-        self._seed = seed
+    def __init__(self, keyed: hmac.HMAC, label: str):
+        self._keyed = keyed
         self._label = label.encode()
         self._block = 0
         self._buffer = b""
@@ -41,7 +41,9 @@ class Stream:
     def _next_u64(self) -> int:
         if self._offset + 8 > len(self._buffer):
             msg = self._label + b":" + str(self._block).encode()
-            self._buffer = hmac.new(self._seed, msg, hashlib.sha256).digest()
+            mac = self._keyed.copy()
+            mac.update(msg)
+            self._buffer = mac.digest()
             self._block += 1
             self._offset = 0
         value = int.from_bytes(self._buffer[self._offset : self._offset + 8], "big")
@@ -62,12 +64,14 @@ class Stream:
 class Chance:
     """All randomness of one game, derived from its seed. Pure: same seed, same results."""
 
-    __slots__ = ("seed",)
+    __slots__ = ("_keyed", "seed")
 
     def __init__(self, seed: bytes):
         if len(seed) != SEED_BYTES:
             raise ValueError(f"a seed has {SEED_BYTES} bytes")
         self.seed = seed
+        # The key schedule of HMAC is computed once and copied for every block.
+        self._keyed = hmac.new(seed, digestmod=hashlib.sha256)
 
     @classmethod
     def from_hex(cls, seed_hex: str) -> Chance:
@@ -76,7 +80,7 @@ class Chance:
 
     def stream(self, label: str) -> Stream:
         """The integer stream of one label."""
-        return Stream(self.seed, label)
+        return Stream(self._keyed, label)
 
     def shuffled(self, items, label: str) -> list:
         """A Fisher-Yates shuffle of `items` driven by the stream of `label`."""
