@@ -1,0 +1,132 @@
+"""`keltis replay`: verify, show and render replays of finished games."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from replays.errors import MalformedReplay, ReplayError
+from replays.files import load_replay
+from replays.verify import verify as verify_replay
+
+
+@click.group()
+def replay():
+    """Verify a replay file, step through it, or render it to a self-contained HTML page."""
+
+
+def _load(path: str) -> dict:
+    try:
+        return load_replay(path)
+    except MalformedReplay as error:
+        raise click.ClickException(f"{path}: {error.message}") from None
+
+
+@replay.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+def verify(file):
+    """Check the hash chain, the seed and every move; exit 1 naming the first bad entry."""
+    report = verify_replay(_load(file))
+    click.echo(report.line(), err=not report.ok)
+    sys.exit(0 if report.ok else 1)
+
+
+@replay.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--step", "step_number", type=int, default=None, help="Show only this step.")
+@click.option(
+    "--interactive/--no-interactive",
+    default=None,
+    help="Wait for Enter between steps (default: when stdout is a terminal).",
+)
+def show(file, step_number, interactive):
+    """Step through a game with every hand revealed."""
+    from replays.text import render_step, render_summary
+    from replays.timeline import steps
+
+    data = _load(file)
+    report = verify_replay(data)
+    if not report.ok:
+        raise click.ClickException(report.line())
+    header = data["header"]
+    try:
+        all_steps = steps(data)
+    except ReplayError as error:
+        raise click.ClickException(error.message) from None
+    total = len(all_steps)
+    if step_number is not None:
+        if not 0 <= step_number < total:
+            raise click.ClickException(f"--step must be between 0 and {total - 1}")
+        click.echo(render_step(all_steps[step_number], total, header["game"], header["players"]))
+        return
+    if interactive is None:
+        interactive = sys.stdout.isatty() and sys.stdin.isatty()
+    for step in all_steps:
+        click.echo(render_step(step, total, header["game"], header["players"]))
+        if interactive and step["step"] < total - 1 and not _next_step_wanted():
+            return
+    click.echo(render_summary(header, data["result"]))
+
+
+def _next_step_wanted() -> bool:
+    """Wait for Enter; `q` then Enter stops."""
+    answer = click.prompt("", default="", show_default=False, prompt_suffix="[Enter, q to quit] ")
+    return answer.strip().lower() != "q"
+
+
+@replay.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the page (default: FILE with .html).",
+)
+@click.option("--unverified", is_flag=True, help="Render even if verification fails.")
+def html(file, output, unverified):
+    """Write a self-contained HTML viewer of the replay (no network needed)."""
+    from pathlib import Path
+
+    from replays.html import render_html
+
+    data = _load(file)
+    report = verify_replay(data)
+    if not report.ok and not unverified:
+        raise click.ClickException(report.line())
+    target = Path(output) if output else Path(file).with_suffix(".html")
+    target.write_text(render_html(data), encoding="utf-8")
+    click.echo(f"wrote {target}")
+
+
+@replay.command()
+@click.argument("game", type=click.Choice(["keltis-card", "keltis-dice"]))
+@click.option("--bots", default="random,random", show_default=True, help="One bot per seat.")
+@click.option("--seed", default=None, help="64 hex digits (default: a fresh random seed).")
+@click.option("--bot-seed", type=int, default=0, show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+def play(game, bots, seed, bot_seed, output):
+    """Let bots play a game in process and write its replay (no server needed)."""
+    import secrets
+    import uuid
+    from pathlib import Path
+
+    from domain.errors import DomainError
+    from replays.build import build_replay
+    from replays.files import dump_replay
+    from replays.playlog import play_log
+
+    try:
+        seed_bytes = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
+    except ValueError:
+        raise click.BadParameter("the seed is 64 hex digits", param_hint="--seed") from None
+    if len(seed_bytes) != 32:
+        raise click.BadParameter("the seed is 64 hex digits", param_hint="--seed")
+    try:
+        entries = play_log(game, bots.split(","), seed_bytes, bot_seed)
+    except DomainError as error:
+        raise click.ClickException(error.message) from None
+    data = build_replay(f"local-{uuid.uuid4().hex[:12]}", entries)
+    Path(output).write_text(dump_replay(data), encoding="utf-8")
+    click.echo(f"wrote {output}: {len(data['entries'])} entries, scores {data['result']['scores']}")

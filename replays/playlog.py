@@ -1,0 +1,103 @@
+"""The stored log of a game played in process (no Redis), so tools and tests can make replays.
+
+It writes the entries the service would have written (docs/DESIGN.md): `game_created` with
+every seat named and the seed's commitment, the opening events in the same batch, then one
+batch per command whose first entry carries the command.
+"""
+
+from __future__ import annotations
+
+from domain.chance import seed_commitment
+from replays.canonical import json_ready
+from replays.log import GAME_CREATED
+
+ENTRY_VERSION = 1
+DEFAULT_START_MS = 1_763_791_200_000
+STEP_MS = 1_000
+
+
+def log_entries(
+    game: str,
+    players: list[dict],
+    seed: bytes,
+    options: dict,
+    opening: list[dict],
+    turns: list[tuple[int, dict, list[dict]]],
+    started_at: int = DEFAULT_START_MS,
+    step_ms: int = STEP_MS,
+) -> list[dict]:
+    """Entries for a game: `players` as [{"name", "bot"?}], `opening` the events of
+    `rules.start`, `turns` (seat, command, events) in order. `at` grows by `step_ms` a batch."""
+    created = {
+        "type": GAME_CREATED,
+        "game": game,
+        "options": options,
+        "players": [_player(p) for p in players],
+        "seed_sha256": seed_commitment(seed),
+        "hidden": {"seed": seed.hex()},
+    }
+    entries = [_entry(1, started_at, None, None, created)]
+    for event in opening:
+        entries.append(_entry(len(entries) + 1, started_at, None, None, event))
+    for turn, (seat, command, events) in enumerate(turns, start=1):
+        at = started_at + turn * step_ms
+        for index, event in enumerate(events):
+            entries.append(
+                _entry(len(entries) + 1, at, seat, command if index == 0 else None, event)
+            )
+    return json_ready(entries)
+
+
+def _player(player: dict) -> dict:
+    named = {"name": player["name"]}
+    if player.get("bot"):
+        named["bot"] = player["bot"]
+    return named
+
+
+def _entry(n: int, at: int, by: int | None, command: dict | None, event: dict) -> dict:
+    entry = {"v": ENTRY_VERSION, "n": n, "at": at, "by": by}
+    if command is not None:
+        entry["cmd"] = command
+    entry["e"] = event
+    return entry
+
+
+def play_log(
+    game: str,
+    bots: list[str],
+    seed: bytes,
+    bot_seed: int = 0,
+    options: dict | None = None,
+    names: list[str] | None = None,
+    started_at: int = DEFAULT_START_MS,
+) -> list[dict]:
+    """Let bots (one name per seat) play a whole game in process (domain.playout) and return
+    the log the service would have stored for it."""
+    from domain.playout import play_game
+    from domain.registry import get_rules
+
+    rules = get_rules(game)
+    turns: list[tuple[int, dict, list[dict]]] = []
+    playout = play_game(
+        rules,
+        bots,
+        seed,
+        bot_seed,
+        options,
+        on_step=lambda seat, command, events: turns.append((seat, command, list(events))),
+    )
+    opening_count = len(playout.events) - sum(len(events) for _, _, events in turns)
+    players = [
+        {"name": names[seat] if names else f"{bot}-{seat}", "bot": bot}
+        for seat, bot in enumerate(bots)
+    ]
+    return log_entries(
+        game,
+        players,
+        seed,
+        rules.normalize_options(options or {}),
+        playout.events[:opening_count],
+        turns,
+        started_at=started_at,
+    )

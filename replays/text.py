@@ -1,0 +1,61 @@
+"""Plain-text rendering of replay steps for a terminal (`keltis replay show`)."""
+
+from __future__ import annotations
+
+import json
+
+from replays.tables import render_generic, render_view
+
+WIDTH = 78
+
+
+def step_title(step: dict, total: int, players: list[dict]) -> str:
+    """The header line of one step: its number, version, actor and command."""
+    if step["cmd"] is None:
+        who, what = "service", "opening (shuffle, deal, first roll)"
+    else:
+        who = f"seat {step['by']} ({_name(players, step['by'])})"
+        what = json.dumps(step["cmd"], ensure_ascii=False, sort_keys=True)
+    title = f"step {step['step']}/{total - 1} · n={step['n']} · {who}: {what} "
+    return "── " + title + "─" * max(0, WIDTH - len(title) - 3)
+
+
+def render_step(step: dict, total: int, game: str, players: list[dict]) -> str:
+    """One step: title, the events it caused, the whole table, the scores."""
+    lines = [step_title(step, total, players)]
+    lines.append("events: " + ", ".join(_event_text(e) for e in step["events"]))
+    lines.append(render_view(game, step["view"], players))
+    if step["scores"] is not None:
+        lines.append(
+            "scores: "
+            + " | ".join(
+                f"{_name(players, seat)} {score}" for seat, score in enumerate(step["scores"])
+            )
+        )
+    return "\n".join(lines)
+
+
+def render_summary(header: dict, result: dict | None) -> str:
+    """The closing lines: final scores and winners."""
+    players = header["players"]
+    if not result:
+        return "no result"
+    lines = ["final result:", render_generic(result)]
+    winners = ", ".join(_name(players, seat) for seat in result.get("winners", []))
+    lines.append(f"won by {winners}" + (" (shared)" if result.get("shared") else ""))
+    return "\n".join(lines)
+
+
+def _event_text(event: dict) -> str:
+    details = {k: v for k, v in event.items() if k not in ("type", "hidden")}
+    details.update(event.get("hidden") or {})
+    text = json.dumps(details, ensure_ascii=False, sort_keys=True)
+    if len(text) > 90:
+        text = text[:87] + "..."
+    return f"{event['type']} {text}"
+
+
+def _name(players: list[dict], seat) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return str(players[seat].get("name") or f"seat {seat}")
+    return str(seat)

@@ -1,0 +1,61 @@
+"""The states of a replayed game, one step per command, with everything revealed.
+
+Step 0 is the table after the opening (shuffle, deal, first roll); step k the table after
+the k-th command. Each step carries the rules' `full_view` and every seat's score so far.
+"""
+
+from __future__ import annotations
+
+from domain.game import GameRules
+from replays.build import rules_of
+from replays.canonical import json_ready
+from replays.errors import MalformedLog
+from replays.log import Batch, parse_log
+
+
+def steps(replay: dict, rules: GameRules | None = None) -> list[dict]:
+    """[{"step", "n", "at", "by", "cmd", "events", "view", "scores"}, ...] for a replay."""
+    log = parse_log(replay["entries"])
+    rules = rules or rules_of(log.game)
+    if log.opening is None:
+        raise MalformedLog("the log has no opening events")
+    state = rules.fold(log.opening.events)
+    result = [_step(0, log.opening, rules, state)]
+    for index, batch in enumerate(log.turns, start=1):
+        for event in batch.events:
+            state = rules.evolve(state, event)
+        result.append(_step(index, batch, rules, state))
+    return result
+
+
+def _step(index: int, batch: Batch, rules: GameRules, state) -> dict:
+    view = json_ready(rules.full_view(state))
+    return {
+        "step": index,
+        "n": batch.n,
+        "at": batch.entries[0]["at"],
+        "by": batch.by,
+        "cmd": batch.cmd,
+        "events": batch.events,
+        "view": view,
+        "scores": scores_of(view, rules.result(state)),
+    }
+
+
+def scores_of(view: dict, result: dict | None) -> list | None:
+    """Every seat's score: the final result's, else the `score` each seat of the full view
+    shows (`seats` or `players` lists), else None."""
+    if result and isinstance(result.get("scores"), list):
+        return list(result["scores"])
+    for key in ("seats", "players"):
+        seats = view.get(key)
+        if (
+            isinstance(seats, list)
+            and seats
+            and all(
+                isinstance(seat, dict) and isinstance(seat.get("score"), int | float)
+                for seat in seats
+            )
+        ):
+            return [seat["score"] for seat in seats]
+    return None
