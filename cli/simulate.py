@@ -16,6 +16,7 @@ from collections import Counter
 
 import click
 
+from domain.errors import DomainError
 from domain.playout import play_game
 from domain.registry import game_names, get_rules
 
@@ -65,7 +66,9 @@ def summarize(label: str, scores: list[float], wins: int, shared: int) -> dict:
     }
 
 
-def run_simulation(game: str, bots: list[str], games: int, seed: str, progress: bool) -> dict:
+def run_simulation(
+    game: str, bots: list[str], games: int, seed: str, progress: bool, options: dict | None = None
+) -> dict:
     """Play `games` games and gather the statistics of every --bots entry."""
     from tqdm import tqdm
 
@@ -77,7 +80,11 @@ def run_simulation(game: str, bots: list[str], games: int, seed: str, progress: 
     for number in tqdm(range(games), desc=game, unit="game", disable=not progress, file=sys.stderr):
         seats = seating(len(bots), number)
         playout = play_game(
-            rules, [bots[e] for e in seats], game_seed(seed, number), bot_seed(seed, number)
+            rules,
+            [bots[e] for e in seats],
+            game_seed(seed, number),
+            bot_seed(seed, number),
+            options=options,
         )
         result = playout.result
         for seat, entry in enumerate(seats):
@@ -91,8 +98,23 @@ def run_simulation(game: str, bots: list[str], games: int, seed: str, progress: 
         "game": game,
         "games": games,
         "seed": seed,
+        "options": options or {},
         "bots": [summarize(labels[e], scores[e], wins[e], shared[e]) for e in range(len(bots))],
     }
+
+
+def parse_options(rules, pairs: tuple[str, ...]) -> dict:
+    """`KEY=VALUE` pairs checked by the game's own option rules."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        options[key] = value
+    try:
+        return rules.normalize_options(options)
+    except DomainError as error:
+        raise click.BadParameter(error.message, param_hint="--option") from error
 
 
 def _print_table(summary: dict) -> None:
@@ -125,7 +147,7 @@ def _card_board(view: dict) -> str:
     return "\n".join(lines)
 
 
-def show_game(game: str, bots: list[str], seed: str) -> None:
+def show_game(game: str, bots: list[str], seed: str, options: dict | None = None) -> None:
     """Print game 0 of the simulation turn by turn."""
     rules = get_rules(game)
     states = []
@@ -133,7 +155,9 @@ def show_game(game: str, bots: list[str], seed: str) -> None:
     def on_step(seat: int, command: dict, events: list[dict]) -> None:
         states.append((seat, command, events))
 
-    playout = play_game(rules, bots, game_seed(seed, 0), bot_seed(seed, 0), on_step=on_step)
+    playout = play_game(
+        rules, bots, game_seed(seed, 0), bot_seed(seed, 0), options=options, on_step=on_step
+    )
     state = rules.fold(playout.events[: len(playout.events) - sum(len(e) for *_, e in states)])
     click.echo(f"{game}: {', '.join(f'seat {i} {b}' for i, b in enumerate(bots))}")
     for seat, command, events in states:
@@ -156,8 +180,15 @@ def show_game(game: str, bots: list[str], seed: str) -> None:
 @click.option("--seed", default="1", show_default=True, help="Derives every game's seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 @click.option("--show", is_flag=True, help="Print one game turn by turn instead.")
+@click.option(
+    "--option",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A game option, e.g. board=advanced for keltis-dice. Repeatable.",
+)
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
-def simulate(game, bots, games, seed, as_json, show, progress):
+def simulate(game, bots, games, seed, as_json, show, option_pairs, progress):
     """Play bot-vs-bot games in-process and print each bot's results."""
     names = [name.strip() for name in bots.split(",") if name.strip()]
     rules = get_rules(game)
@@ -168,10 +199,11 @@ def simulate(game, bots, games, seed, as_json, show, progress):
     unknown = sorted(set(names) - set(rules.bots))
     if unknown:
         raise click.BadParameter(f"unknown bots {unknown}; known: {sorted(rules.bots)}")
+    options = parse_options(rules, option_pairs)
     if show:
-        show_game(game, names, seed)
+        show_game(game, names, seed, options)
         return
-    summary = run_simulation(game, names, games, seed, progress)
+    summary = run_simulation(game, names, games, seed, progress, options)
     if as_json:
         click.echo(json.dumps(summary))
     else:
