@@ -1,1 +1,37 @@
 """The Flask REST API of the Keltis service."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_EVENTS_WAIT_S = 30.0
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """The application: config from the environment, overridden by `test_config`."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_EVENTS_WAIT_S=float(os.environ.get("KELTIS_MAX_EVENTS_WAIT_S", MAX_EVENTS_WAIT_S)),
+        ENQUEUE_BOTS=True,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.json.sort_keys = False
+
+    from api import errors, extensions, games, meta
+
+    extensions.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(meta.blueprint)
+    app.register_blueprint(games.blueprint)
+    from api import replays, tournaments
+
+    app.register_blueprint(replays.blueprint)
+    app.register_blueprint(tournaments.blueprint)
+    return app

@@ -1,0 +1,131 @@
+"""One JSON error shape for every failure: {"error": {"code", "message", "rule"}}."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask, jsonify, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from api.schemas import ErrorSchema, use
+from domain.errors import DomainError, GameOver, NotYourTurn
+from store import errors as store_errors
+
+log = logging.getLogger(__name__)
+
+DRAIN_LIMIT_BYTES = 1024 * 1024
+
+SERVICE_STATUS = {
+    store_errors.GameNotFound: 404,
+    store_errors.NoSuchSeat: 404,
+    store_errors.UnknownGame: 422,
+    store_errors.InvalidPlayers: 422,
+    store_errors.Unauthenticated: 401,
+    store_errors.WrongGameToken: 403,
+    store_errors.SeatUnavailable: 409,
+    store_errors.GameNotStarted: 409,
+    store_errors.VersionConflict: 409,
+    store_errors.IdempotencyKeyReused: 422,
+}
+
+
+class ApiError(Exception):
+    """An error raised by the HTTP layer itself (bad body, bad header...)."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str, rule: str | None = None, **extra):
+    """The error shape as a Flask response."""
+    body = use(ErrorSchema).dump(
+        {"error": {"code": code, "message": message, "rule": rule, **extra}}
+    )
+    response = jsonify(body)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers that turn every exception into the error shape."""
+
+    @app.errorhandler(ApiError)
+    def _api(error: ApiError):
+        return error_response(error.status, error.code, error.message)
+
+    @app.errorhandler(DomainError)
+    def _domain(error: DomainError):
+        status = 409 if isinstance(error, NotYourTurn | GameOver) else 422
+        return error_response(status, error.code, error.message, error.rule)
+
+    @app.errorhandler(store_errors.ServiceError)
+    def _service(error: store_errors.ServiceError):
+        status = SERVICE_STATUS.get(type(error), 400)
+        extra = {}
+        if isinstance(error, store_errors.VersionConflict):
+            extra["current_version"] = error.current_version
+        return error_response(status, error.code, error.message, **extra)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(error: ValidationError):
+        return error_response(422, "invalid_request", _describe(error.messages))
+
+    @app.errorhandler(redis.RedisError)
+    def _storage(error: redis.RedisError):
+        log.warning("storage unavailable: %s", error)
+        return error_response(503, "storage_unavailable", "the game store is unavailable")
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(error: RequestEntityTooLarge):
+        _drain_body()
+        return error_response(413, "request_entity_too_large", "the body exceeds 64 KiB")
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException):
+        code = (error.name or "http_error").lower().replace(" ", "_")
+        return error_response(error.code or 500, code, error.description or error.name)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        log.exception("unexpected error")
+        return error_response(500, "internal_error", "an unexpected error occurred")
+
+
+def _drain_body() -> None:
+    """Read (and drop) a moderately oversized body so the client can read our 413.
+
+    Closing a connection with unread data makes TCP reset it before the client sees the
+    answer. Bodies beyond DRAIN_LIMIT_BYTES are not read: the connection is dropped.
+    """
+    stream = request.environ.get("wsgi.input")
+    length = request.content_length or 0
+    if stream is None or length > DRAIN_LIMIT_BYTES:
+        return
+    remaining = length
+    while remaining > 0:
+        chunk = stream.read(min(65536, remaining))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+
+
+def _describe(messages) -> str:
+    """A short text naming the fields at fault (never echoing their values)."""
+    if isinstance(messages, dict):
+        parts = []
+        for field, problem in messages.items():
+            detail = _describe(problem)
+            parts.append(f"{field}: {detail}")
+        return "; ".join(parts)
+    if isinstance(messages, list):
+        return " ".join(
+            str(m) if not isinstance(m, dict | list) else _describe(m) for m in messages
+        )
+    return str(messages)

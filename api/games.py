@@ -1,0 +1,167 @@
+"""The /v1/games endpoints."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, current_app, jsonify, request
+
+from api import presenters, schemas
+from api.auth import bearer_token
+from api.bodies import json_body, query
+from api.errors import ApiError
+from api.extensions import service
+from store.errors import Unauthenticated
+
+blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
+
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+ETAG = re.compile(r'^(?:W/)?"?(\d+)"?$')
+
+
+@blueprint.post("")
+def create_game():
+    body = json_body(schemas.use(schemas.CreateGameSchema))
+    record, tokens = service().create(body["game"], body["players"], body["options"])
+    seats = [
+        {"seat": seat, "name": record.players[seat]["name"], "token": token}
+        for seat, token in sorted(tokens.items())
+    ]
+    payload = schemas.use(schemas.CreatedGameSchema).dump(
+        {
+            "id": record.game_id,
+            "game": record.game,
+            "version": record.version,
+            "status": record.status,
+            "to_move": record.to_move,
+            "players": presenters.players(record),
+            "seats": seats,
+        }
+    )
+    response = jsonify(payload)
+    response.status_code = 201
+    response.headers["Location"] = f"/v1/games/{record.game_id}"
+    return response
+
+
+@blueprint.get("")
+def list_games():
+    args = query(schemas.use(schemas.ListQuerySchema))
+    games, next_cursor = service().list_games(
+        args.get("status"), args.get("game"), args["cursor"], args["limit"]
+    )
+    return jsonify(
+        schemas.use(schemas.GameListSchema).dump({"games": games, "next_cursor": next_cursor})
+    )
+
+
+@blueprint.post("/<game_id>/seats/<int:seat>/join")
+def join_seat(game_id: str, seat: int):
+    body = json_body(schemas.use(schemas.JoinSchema))
+    record, token = service().join(game_id, seat, body["name"])
+    payload = {
+        "id": game_id,
+        "seat": seat,
+        "token": token,
+        "version": record.version,
+        "status": record.status,
+    }
+    return jsonify(schemas.use(schemas.JoinedSchema).dump(payload))
+
+
+@blueprint.get("/<game_id>")
+def get_game(game_id: str):
+    token = bearer_token()
+    record, token_hashes, _ = service().load(game_id)
+    seat = service().seat_of(game_id, token, token_hashes)
+    etag = f'"{record.version}"'
+    if _etag_matches(request.headers.get("If-None-Match"), record.version):
+        response = current_app.response_class(status=304)
+    else:
+        response = jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
+    response.headers["ETag"] = etag
+    response.headers["Vary"] = "Authorization"
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@blueprint.get("/<game_id>/moves")
+def get_moves(game_id: str):
+    token = bearer_token()
+    record, token_hashes, _ = service().load(game_id)
+    seat = service().seat_of(game_id, token, token_hashes)
+    if seat is None:
+        raise Unauthenticated("a seat's bearer token is required")
+    payload = {
+        "version": record.version,
+        "seat": seat,
+        "moves": presenters.legal_moves(record, seat),
+    }
+    return jsonify(schemas.use(schemas.LegalMovesSchema).dump(payload))
+
+
+@blueprint.post("/<game_id>/moves")
+def post_move(game_id: str):
+    token = bearer_token()
+    command = json_body(schemas.use(schemas.MoveSchema))
+    expected = command.pop("expected_version", None)
+    if expected is None:
+        expected = _if_match_version()
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        raise ApiError(422, "invalid_idempotency_key", "Idempotency-Key: 1-200 visible ASCII")
+    answer = service().play(
+        game_id,
+        token,
+        command,
+        presenters.move_result,
+        expected_version=expected,
+        idempotency_key=key,
+    )
+    response = jsonify(answer.body)
+    response.status_code = answer.status
+    response.headers["ETag"] = f'"{answer.body["version"]}"'
+    if answer.repeated:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@blueprint.get("/<game_id>/events")
+def get_events(game_id: str):
+    args = query(schemas.use(schemas.EventsQuerySchema))
+    token = bearer_token()
+    games = service()
+    record, token_hashes, _ = games.load(game_id)
+    seat = games.seat_of(game_id, token, token_hashes)
+    wait = min(args["wait"], current_app.config["MAX_EVENTS_WAIT_S"])
+    if wait > 0 and record.version <= args["after"]:
+        games.wait_for_version(game_id, args["after"], wait)
+    entries = games.entries_after(game_id, args["after"], args["limit"])
+    if entries and entries[-1].n > record.version:
+        record, _, _ = games.load(game_id)
+    payload = {
+        "version": record.version,
+        "status": record.status,
+        "events": presenters.events(entries, seat, record.finished),
+    }
+    return jsonify(schemas.use(schemas.EventsSchema).dump(payload))
+
+
+def _if_match_version() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    match = ETAG.match(header.strip())
+    if match is None:
+        raise ApiError(422, "invalid_if_match", 'If-Match must be a version, e.g. "12"')
+    return int(match.group(1))
+
+
+def _etag_matches(header: str | None, version: int) -> bool:
+    if not header:
+        return False
+    for candidate in header.split(","):
+        match = ETAG.match(candidate.strip())
+        if match and int(match.group(1)) == version:
+            return True
+    return False

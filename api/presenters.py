@@ -1,0 +1,69 @@
+"""What each response says about a game, for one viewer (never more than it may see, R2)."""
+
+from __future__ import annotations
+
+from store.entries import Entry
+from store.index import public_player
+from store.record import GameRecord
+from store.service import GameService
+
+
+def players(record: GameRecord) -> list[dict]:
+    return [public_player(seat, player) for seat, player in enumerate(record.players)]
+
+
+def view_for(record: GameRecord, seat: int | None) -> dict | None:
+    """The game state as `seat` may see it; everything once the game is over."""
+    if not record.started:
+        return None
+    if record.finished:
+        return record.rules.full_view(record.state)
+    return record.rules.view(record.state, seat)
+
+
+def result(record: GameRecord) -> dict | None:
+    return record.rules.result(record.state) if record.finished else None
+
+
+def legal_moves(record: GameRecord, seat: int) -> list[dict]:
+    if not record.started or record.finished:
+        return []
+    return record.rules.legal_moves(record.state, seat)
+
+
+def game(record: GameRecord, seat: int | None) -> dict:
+    return {
+        "id": record.game_id,
+        "game": record.game,
+        "options": record.options,
+        "status": record.status,
+        "version": record.version,
+        "to_move": record.to_move,
+        "players": players(record),
+        "seat": seat,
+        "view": view_for(record, seat),
+        "result": result(record),
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+    }
+
+
+def events(entries: list[Entry], seat: int | None, revealed: bool) -> list[dict]:
+    return [GameService.visible_entry(entry, seat, revealed) for entry in entries]
+
+
+def move_result(record: GameRecord, batch: list[Entry], seat: int) -> dict:
+    """The answer to a move: new version, the new events as `seat` sees them, its view."""
+    from api.schemas import MoveResultSchema, use
+
+    return use(MoveResultSchema).dump(
+        {
+            "version": record.version,
+            "status": record.status,
+            "to_move": record.to_move,
+            "events": events(batch, seat, record.finished),
+            "view": view_for(record, seat),
+            "legal_moves": legal_moves(record, seat),
+            "result": result(record),
+        }
+    )

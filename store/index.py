@@ -1,0 +1,83 @@
+"""Indexes over all games (listing, bot turns due); rebuildable from the logs at any time."""
+
+from __future__ import annotations
+
+import json
+
+import redis
+
+from store import keys
+from store.record import GameRecord
+
+
+def summary(record: GameRecord) -> dict:
+    """The public summary of a game kept in the index (no hidden information)."""
+    return {
+        "id": record.game_id,
+        "game": record.game,
+        "status": record.status,
+        "version": record.version,
+        "to_move": record.to_move,
+        "players": [public_player(seat, p) for seat, p in enumerate(record.players)],
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+    }
+
+
+def public_player(seat: int, player: dict) -> dict:
+    """A seat as anyone may see it."""
+    return {
+        "seat": seat,
+        "name": player.get("name"),
+        "bot": player.get("bot"),
+        "open": bool(player.get("open")),
+    }
+
+
+def update(pipe: redis.client.Pipeline, record: GameRecord) -> None:
+    """Queue the index writes for a game's new version on `pipe`."""
+    pipe.zadd(keys.games_by_created(), {record.game_id: record.created_at}, nx=True)
+    pipe.hset(
+        keys.game_summaries(),
+        record.game_id,
+        json.dumps(summary(record), separators=(",", ":")),
+    )
+    if record.bot_to_move() and not record.finished:
+        pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
+    else:
+        pipe.zrem(keys.bot_turns(), record.game_id)
+
+
+def list_games(
+    client: redis.Redis, status: str | None, game: str | None, offset: int, limit: int
+) -> tuple[list[dict], int | None]:
+    """Summaries, newest first, filtered; returns them and the next offset (None at the end)."""
+    found: list[dict] = []
+    position = offset
+    chunk = max(limit * 4, 100)
+    while len(found) < limit:
+        ids = client.zrevrange(keys.games_by_created(), position, position + chunk - 1)
+        if not ids:
+            return found, None
+        raw = client.hmget(keys.game_summaries(), ids)
+        for item in raw:
+            position += 1
+            if item is None:
+                continue
+            data = json.loads(item)
+            if (status is None or data["status"] == status) and (
+                game is None or data["game"] == game
+            ):
+                found.append(data)
+                if len(found) == limit:
+                    break
+    more = client.zcard(keys.games_by_created()) > position
+    return found, position if more else None
+
+
+def bot_turns_due(client: redis.Redis, older_than_ms: int) -> list[str]:
+    """Ids of games whose bot has been due since before `older_than_ms`."""
+    return [
+        gid.decode() if isinstance(gid, bytes) else gid
+        for gid in client.zrangebyscore(keys.bot_turns(), "-inf", older_than_ms)
+    ]

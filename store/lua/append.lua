@@ -1,0 +1,29 @@
+-- Atomic append to one game's log (all keys passed in, never built here).
+-- KEYS[1] log list, KEYS[2] idempotency hash, KEYS[3] tokens hash
+-- ARGV[1] expected version (the log's length before this batch)
+-- ARGV[2] idempotency field ("" for none), ARGV[3] answer to record under it
+-- ARGV[4] number of entries n, ARGV[5 .. 4+n] the entries
+-- ARGV[5+n ..] pairs of (seat, token hash) to record
+-- Returns {"dup", first answer} | {"conflict", current version} | {"ok", new version}
+if ARGV[2] ~= "" then
+  local first = redis.call("HGET", KEYS[2], ARGV[2])
+  if first then
+    return {"dup", first}
+  end
+end
+local current = redis.call("LLEN", KEYS[1])
+if current ~= tonumber(ARGV[1]) then
+  return {"conflict", current}
+end
+local n = tonumber(ARGV[4])
+local version = current
+for i = 5, 4 + n do
+  version = redis.call("RPUSH", KEYS[1], ARGV[i])
+end
+for i = 5 + n, #ARGV, 2 do
+  redis.call("HSET", KEYS[3], ARGV[i], ARGV[i + 1])
+end
+if ARGV[2] ~= "" then
+  redis.call("HSET", KEYS[2], ARGV[2], ARGV[3])
+end
+return {"ok", version}

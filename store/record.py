@@ -1,0 +1,111 @@
+"""A game folded from its log: the service's own events plus the game's state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.game import FINAL_ROUND, FINISHED
+from domain.registry import get_rules
+from store.entries import Entry
+
+GAME_CREATED = "game_created"
+SEAT_JOINED = "seat_joined"
+SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
+
+WAITING = "waiting"
+ACTIVE = "active"
+STATUSES = (WAITING, ACTIVE, FINAL_ROUND, FINISHED)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything the service knows about one game at one version. Immutable."""
+
+    game_id: str
+    game: str
+    options: dict
+    players: tuple[dict, ...]
+    seed_hex: str
+    created_at: int
+    version: int = 0
+    updated_at: int = 0
+    state: Any = None
+
+    @property
+    def rules(self):
+        """The game's rules object."""
+        return get_rules(self.game)
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [seat for seat, player in enumerate(self.players) if player.get("open")]
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    @property
+    def status(self) -> str:
+        if self.state is None:
+            return WAITING
+        phase = self.rules.phase(self.state)
+        return phase if phase in (FINAL_ROUND, FINISHED) else ACTIVE
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state is None else self.rules.to_move(self.state)
+
+    def bot_to_move(self) -> str | None:
+        """The bot name of the seat to move, if that seat is a bot."""
+        seat = self.to_move
+        return None if seat is None else self.players[seat].get("bot")
+
+
+def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) -> GameRecord:
+    """The record after `entries` (whole batches), starting from `record` (None: empty log).
+
+    The game's opening events (appended with the last seat, in one batch) are folded with
+    `rules.fold`; every later event with `rules.evolve`.
+    """
+    opening: list[dict] = []
+    for entry in entries:
+        event = entry.event
+        if entry.cmd is not None and opening:
+            record = _start(record, opening)
+            opening = []
+        kind = event.get("type")
+        if kind == GAME_CREATED:
+            record = _created(game_id, entry)
+        elif kind == SEAT_JOINED:
+            players = list(record.players)
+            players[event["seat"]] = {"name": event["name"]}
+            record = replace(record, players=tuple(players))
+        elif record.state is None:
+            opening.append(event)
+        else:
+            record = replace(record, state=record.rules.evolve(record.state, event))
+        record = replace(record, version=entry.n, updated_at=entry.at)
+    if opening:
+        record = _start(record, opening)
+    return record
+
+
+def _created(game_id: str, entry: Entry) -> GameRecord:
+    event = entry.event
+    return GameRecord(
+        game_id=game_id,
+        game=event["game"],
+        options=event["options"],
+        players=tuple(dict(p) for p in event["players"]),
+        seed_hex=event["hidden"]["seed"],
+        created_at=entry.at,
+    )
+
+
+def _start(record: GameRecord, opening: list[dict]) -> GameRecord:
+    return replace(record, state=record.rules.fold(opening))

@@ -1,0 +1,66 @@
+"""Hold every HTTP response the tests receive against openapi.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from flask.testing import FlaskClient
+from openapi_core import OpenAPI
+from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+
+SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@lru_cache(maxsize=1)
+def openapi() -> OpenAPI:
+    return OpenAPI.from_file_path(str(SPEC))
+
+
+class _RequestOfResponse(WerkzeugOpenAPIRequest):
+    """The request behind a response; its body was consumed and is not needed."""
+
+    @property
+    def body(self):
+        return None
+
+
+class ContractClient(FlaskClient):
+    """A Flask test client that validates every response against the contract."""
+
+    checked = 0
+
+    def open(self, *args, **kwargs):
+        response = super().open(*args, **kwargs)
+        request = _RequestOfResponse(response.request)
+        try:
+            openapi().validate_response(request, WerkzeugOpenAPIResponse(response))
+        except PathNotFound:
+            if response.status_code != 404:
+                raise
+        except OperationNotFound:
+            if response.status_code != 405:
+                raise
+        ContractClient.checked += 1
+        return response
+
+
+def check_requests_response(response) -> None:
+    """Validate one `requests` response (live-server tests)."""
+    try:
+        openapi().validate_response(
+            RequestsOpenAPIRequest(response.request), RequestsOpenAPIResponse(response)
+        )
+    except PathNotFound:
+        if response.status_code != 404:
+            raise
+    except OperationNotFound:
+        if response.status_code != 405:
+            raise
+
+
+def install_requests_hook(session) -> None:
+    """Validate every response a requests.Session receives."""
+    session.hooks["response"].append(lambda response, *a, **k: check_requests_response(response))

@@ -1,0 +1,88 @@
+"""HTTP helpers of the API tests: create, join, play to the end by picking legal moves."""
+
+from __future__ import annotations
+
+import json
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, game: str, players: list[dict], options: dict | None = None) -> dict:
+    body = {"game": game, "players": players}
+    if options is not None:
+        body["options"] = options
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def start_humans(client, game: str, names: list[str]) -> tuple[str, dict[int, str]]:
+    """A game whose first seat is created named and the others joined over HTTP."""
+    players = [{"name": names[0]}] + [{"open": True} for _ in names[1:]]
+    created = create(client, game, players)
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    for seat, name in enumerate(names[1:], start=1):
+        joined = client.post(f"/v1/games/{created['id']}/seats/{seat}/join", json={"name": name})
+        assert joined.status_code == 200, joined.json
+        tokens[seat] = joined.json["token"]
+    return created["id"], tokens
+
+
+def rotating_pick(moves: list[dict], count: int) -> dict:
+    """A deterministic pick that varies over the game."""
+    return moves[count % len(moves)]
+
+
+def play_to_end(
+    clients: dict,
+    game_id: str,
+    tokens: dict[int, str],
+    max_moves: int = 5000,
+    pick=rotating_pick,
+    on_move=None,
+):
+    """Each seat uses its own client; whoever is to move picks from GET /moves.
+
+    `on_move(seat, response_json, count)` sees every POST /moves answer.
+    """
+    moves = 0
+    while True:
+        state = clients[0].get(f"/v1/games/{game_id}").json
+        if state["status"] == "finished":
+            return state, moves
+        seat = state["to_move"]
+        legal = clients[seat].get(f"/v1/games/{game_id}/moves", headers=bearer(tokens[seat]))
+        assert legal.status_code == 200
+        assert legal.json["moves"], f"seat {seat} is to move but has no legal move"
+        move = pick(legal.json["moves"], moves)
+        posted = clients[seat].post(
+            f"/v1/games/{game_id}/moves", json=move, headers=bearer(tokens[seat])
+        )
+        assert posted.status_code == 200, posted.json
+        if on_move is not None:
+            on_move(seat, posted.json, moves)
+        moves += 1
+        assert moves < max_moves
+
+
+def assert_nothing_hidden(payload, viewer: int | None, secrets: list[str]) -> None:
+    """No event shows hidden fields to anyone but their owner; no secret string appears."""
+    text = json.dumps(payload)
+    for secret in secrets:
+        assert secret not in text
+    for event in _events_in(payload):
+        if "hidden" in event:
+            assert viewer is not None and event.get("owner") == viewer
+
+
+def _events_in(payload):
+    if isinstance(payload, dict):
+        if "event" in payload and isinstance(payload["event"], dict):
+            yield payload["event"]
+        for value in payload.values():
+            yield from _events_in(value)
+    elif isinstance(payload, list):
+        for value in payload:
+            yield from _events_in(value)

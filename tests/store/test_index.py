@@ -1,0 +1,41 @@
+"""The listing and bot-turn indexes (fakeredis: no Lua needed here)."""
+
+from __future__ import annotations
+
+import fakeredis
+
+from store import index
+from store.record import GameRecord
+
+
+def record(game_id: str, created: int, players=({"name": "a"}, {"open": True})) -> GameRecord:
+    return GameRecord(
+        game_id=game_id,
+        game="toy-race",
+        options={},
+        players=tuple(players),
+        seed_hex="00" * 32,
+        created_at=created,
+        version=1,
+        updated_at=created,
+    )
+
+
+def test_games_list_newest_first_with_a_cursor():
+    client = fakeredis.FakeRedis()
+    for n in range(5):
+        pipe = client.pipeline()
+        index.update(pipe, record(f"game{n}", 1000 + n))
+        pipe.execute()
+    page, cursor = index.list_games(client, "waiting", None, 0, 2)
+    assert [g["id"] for g in page] == ["game4", "game3"]
+    rest, end = index.list_games(client, None, "toy-race", cursor, 10)
+    assert [g["id"] for g in rest] == ["game2", "game1", "game0"]
+    assert end is None
+    assert index.list_games(client, "finished", None, 0, 10) == ([], None)
+
+
+def test_R2_the_summary_holds_no_seed():
+    summary = index.summary(record("g", 1))
+    assert "seed" not in str(summary)
+    assert summary["players"][1] == {"seat": 1, "name": None, "bot": None, "open": True}

@@ -1,0 +1,130 @@
+"""Bot turns: the RQ job, its de-duplication, the sweep, and a real worker process."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from rq.serializers import JSONSerializer
+
+from store import keys
+from store.botqueue import bot_queue, enqueue_bot_turn
+from store.service import GameService
+from tests.api.helpers import bearer
+from tests.store import toy_game
+from workers import bot_turns
+from workers.sweep import sweep
+
+CARD = "keltis-card"
+
+
+@pytest.fixture
+def quiet_service(redis_client):
+    """A service that enqueues nothing (the test drives the bot job itself)."""
+    return GameService(redis_client, enqueue_bots=False)
+
+
+def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(
+    quiet_service, monkeypatch, redis_url
+):
+    toy = toy_game.register(monkeypatch)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    players = [{"name": "ann"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "first"}]
+    record, tokens = quiet_service.create(toy, players, {})
+    quiet_service.play(record.game_id, tokens[0], {"action": "pass"}, lambda *a: {})
+    version = quiet_service.store.length(record.game_id)
+    assert bot_turns.play_bot_turns(record.game_id, version) == 2
+    after, _, _ = quiet_service.load(record.game_id)
+    assert after.to_move == 0
+    entries = quiet_service.entries_after(record.game_id, version, 100)
+    assert {entry.by for entry in entries} == {1, 2}
+
+
+def test_bot_job_does_nothing_when_someone_moved_first(quiet_service, monkeypatch, redis_url):
+    toy = toy_game.register(monkeypatch)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    record, _ = quiet_service.create(toy, [{"name": "b0", "bot": "first"}, {"name": "h"}], {})
+    stale = record.version - 1
+    assert bot_turns.play_bot_turns(record.game_id, stale) == 0
+    assert quiet_service.store.length(record.game_id) == record.version
+
+
+def test_bot_games_are_deterministic_per_game_and_version():
+    first = bot_turns.bot_rng("ab" * 32, "game", 7).random()
+    assert first == bot_turns.bot_rng("ab" * 32, "game", 7).random()
+    assert first != bot_turns.bot_rng("ab" * 32, "game", 8).random()
+    assert first != bot_turns.bot_rng("cd" * 32, "game", 7).random()
+
+
+def test_a_repeated_enqueue_does_nothing(redis_client):
+    game_id = "dedupgame" + str(random.getrandbits(40))
+    assert enqueue_bot_turn(redis_client, game_id, 12) is True
+    assert enqueue_bot_turn(redis_client, game_id, 12) is False
+    queue = bot_queue(redis_client)
+    job_id = keys.bot_job_id(game_id, 12)
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", job_id)
+    assert queue.job_ids.count(job_id) == 1
+    job = queue.fetch_job(job_id)
+    assert job.args == [game_id, 12]
+    assert job.serializer is JSONSerializer
+    job.delete()
+
+
+def test_the_sweep_re_enqueues_a_lost_bot_turn_once(quiet_service, redis_client):
+    record, _ = quiet_service.create(CARD, [{"name": "b", "bot": "greedy"}, {"name": "h"}], {})
+    queue = bot_queue(redis_client)
+    job_id = keys.bot_job_id(record.game_id, record.version)
+    assert job_id not in queue.job_ids  # nothing was enqueued: the turn is "lost"
+    later = record.updated_at + 10_000
+    assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
+    assert record.game_id not in sweep(redis_client, stale_after_s=5, now_ms=later)
+    assert queue.job_ids.count(job_id) == 1
+    queue.fetch_job(job_id).delete()
+    redis_client.zrem(keys.bot_turns(), record.game_id)
+
+
+def test_a_human_against_two_bots_to_the_end_with_a_real_worker(client, worker_process):
+    players = [{"name": "ann"}, {"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
+    created = client.post("/v1/games", json={"game": CARD, "players": players}).json
+    game_id, token = created["id"], created["seats"][0]["token"]
+    rng = random.Random(3)
+    started = time.monotonic()
+    version = created["version"]
+    while time.monotonic() - started < 60:
+        game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
+        if game["status"] == "finished":
+            break
+        if game["to_move"] == 0:
+            moves = client.get(f"/v1/games/{game_id}/moves", headers=bearer(token)).json["moves"]
+            deck = [m for m in moves if m.get("source") == "deck"]
+            move = deck[0] if deck else rng.choice(moves)
+            answer = client.post(f"/v1/games/{game_id}/moves", json=move, headers=bearer(token))
+            assert answer.status_code == 200
+            version = answer.json["version"]
+        else:
+            waited = client.get(
+                f"/v1/games/{game_id}/events?after={version}&wait=5", headers=bearer(token)
+            ).json
+            version = waited["version"]
+    elapsed = time.monotonic() - started
+    assert game["status"] == "finished", f"not finished after {elapsed:.1f}s"
+    assert len(game["result"]["scores"]) == 3
+    events = client.get(f"/v1/games/{game_id}/events").json["events"]
+    assert {e["by"] for e in events if "cmd" in e} == {0, 1, 2}
+    assert elapsed < 30
+
+
+def test_the_sweep_in_a_real_worker_recovers_a_lost_bot_turn(quiet_service, client, worker_process):
+    record, tokens = quiet_service.create(
+        CARD, [{"name": "bot", "bot": "greedy"}, {"name": "h"}], {}
+    )
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        game = client.get(f"/v1/games/{record.game_id}", headers=bearer(tokens[1])).json
+        if game["to_move"] == 1:
+            break
+        time.sleep(0.1)
+    assert game["to_move"] == 1
+    assert game["version"] > record.version

@@ -1,0 +1,79 @@
+"""The RQ job that plays the turns of bot seats."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+
+import redis
+from rq import get_current_job
+
+from domain.errors import DomainError
+from store.botqueue import enqueue_bot_turn
+from store.service import GameService
+from workers.connection import redis_from_env
+
+log = logging.getLogger(__name__)
+
+MAX_TURNS_PER_JOB = 2000
+_services: dict[int, tuple[redis.Redis, GameService]] = {}
+
+
+def bot_rng(seed_hex: str, game_id: str, version: int) -> random.Random:
+    """The bot's random source at one version: deterministic, unknown to other players."""
+    material = f"bot:{seed_hex}:{game_id}:{version}".encode()
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest(), "big"))
+
+
+def service_for(client: redis.Redis) -> GameService:
+    """One GameService (with its state cache) per Redis connection of this process."""
+    known = _services.get(id(client))
+    if known is None or known[0] is not client:
+        known = (client, GameService(client))
+        _services[id(client)] = known
+    return known[1]
+
+
+def play_bot_turns(game_id: str, version: int) -> int:
+    """Play bot turns of a game from `version` until a human is to move; returns turns played.
+
+    Does nothing when the game is no longer at `version` (someone else moved first). Every
+    move is appended with its expected version, so running this job twice does no harm.
+    """
+    job = get_current_job()
+    service = service_for(job.connection if job is not None else redis_from_env())
+    record, _, _ = service.load(game_id)
+    if record.version != version:
+        return 0
+    played = 0
+    while played < MAX_TURNS_PER_JOB and record.bot_to_move() and not record.finished:
+        batch, after = service.decide(record, record.to_move, _bot_move(record))
+        if not service.append_decided(record, batch, after, enqueue=False):
+            return played
+        record = after
+        played += 1
+    if record.bot_to_move() and not record.finished:
+        enqueue_bot_turn(service.client, game_id, record.version)
+    elif played == 0:
+        service.refresh_index(record)  # the index said a bot was due: correct it
+    return played
+
+
+def _bot_move(record) -> dict:
+    """The move of the bot to move, over its own view and legal moves only."""
+    seat = record.to_move
+    rules = record.rules
+    moves = rules.legal_moves(record.state, seat)
+    bot = rules.bots[record.players[seat]["bot"]]
+    move = bot(
+        rules.view(record.state, seat),
+        moves,
+        bot_rng(record.seed_hex, record.game_id, record.version),
+    )
+    if move in moves:
+        return move
+    log.warning("bot %s proposed a move outside its legal moves; playing the first one", seat)
+    if not moves:
+        raise DomainError("the bot to move has no legal move")
+    return moves[0]

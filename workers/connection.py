@@ -1,0 +1,29 @@
+"""Where the workers find Redis: REDIS_URL, else the URL a local `keltis serve` wrote."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import redis
+
+URL_FILE = Path("var") / "redis.url"
+
+
+class NoRedisConfigured(Exception):
+    """Neither REDIS_URL nor a running `keltis serve` tells where Redis is."""
+
+
+def redis_url_from_env(url_file: Path = URL_FILE) -> str:
+    """REDIS_URL, else the URL in var/redis.url; NoRedisConfigured when neither exists."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return url
+    if url_file.exists():
+        return url_file.read_text().strip()
+    raise NoRedisConfigured("set REDIS_URL, or start `keltis serve` (it writes var/redis.url)")
+
+
+def redis_from_env() -> redis.Redis:
+    """A client of the configured Redis server."""
+    return redis.Redis.from_url(redis_url_from_env())

@@ -1,0 +1,38 @@
+"""Start an RQ worker for bot turns, with the sweep thread beside it."""
+
+from __future__ import annotations
+
+import redis
+from rq import SimpleWorker, Worker
+from rq.serializers import JSONSerializer
+
+from store.botqueue import bot_queue
+from workers.sweep import SweepThread
+
+
+def run_worker(
+    redis_url: str,
+    burst: bool = False,
+    sweep_every_s: float = 5.0,
+    stale_after_s: float = 5.0,
+    fork: bool = False,
+) -> None:
+    """Work the bot-turn queue until stopped (or empty, with `burst`).
+
+    By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
+    milliseconds, and a fork per job would cost more than the turn itself.
+    """
+    client = redis.Redis.from_url(redis_url)
+    worker_class = Worker if fork else SimpleWorker
+    from workers.tournaments import tournament_queue  # bot turns first, then tournaments
+
+    queues = [bot_queue(client), tournament_queue(client)]
+    worker = worker_class(queues, connection=client, serializer=JSONSerializer)
+    sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
+    if sweeper is not None:
+        sweeper.start()
+    try:
+        worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
+    finally:
+        if sweeper is not None:
+            sweeper.stop()
