@@ -15,6 +15,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL") or None,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MAX_EVENTS_WAIT_S=float(os.environ.get("KELTIS_MAX_EVENTS_WAIT_S", MAX_EVENTS_WAIT_S)),
         ENQUEUE_BOTS=True,
@@ -24,10 +25,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False
 
-    from api import errors, extensions, games, meta
+    from api import errors, extensions, games, meta, ratelimit
 
     extensions.init_app(app)
     errors.init_app(app)
+    ratelimit.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)
     from api import replays, tournaments

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-import redis
 from flask import Flask, current_app
 
+from store.connection import is_cluster, queue_client, queue_url, store_client
 from store.service import GameService
 
 EXTENSION = "keltis"
 
 
 def init_app(app: Flask) -> None:
-    """Attach a Redis connection pool and a GameService to `app`."""
-    client = app.config.get("REDIS_CLIENT") or redis.Redis.from_url(
-        app.config["REDIS_URL"], socket_timeout=5, socket_connect_timeout=2
+    """Attach Redis connection pools (store, and RQ's queue) and a GameService to `app`.
+
+    REDIS_URL may name a Redis Cluster (store.connection); RQ_REDIS_URL names the
+    standalone Redis of the bot queue (default: the store's own server).
+    """
+    url, timeouts = app.config["REDIS_URL"], {"socket_timeout": 5, "socket_connect_timeout": 2}
+    client = app.config.get("REDIS_CLIENT") or store_client(url, **timeouts)
+    queue = None  # the store's own client
+    if app.config.get("RQ_REDIS_URL"):
+        queue = queue_client(url, app.config["RQ_REDIS_URL"], **timeouts)
+    elif app.config["ENQUEUE_BOTS"] and is_cluster(url):
+        queue_url(url)  # raises ClusterNeedsQueueRedis: RQ needs a standalone Redis
+    app.extensions[EXTENSION] = GameService(
+        client, enqueue_bots=app.config["ENQUEUE_BOTS"], queue_client=queue
     )
-    app.extensions[EXTENSION] = GameService(client, enqueue_bots=app.config["ENQUEUE_BOTS"])
 
 
 def service() -> GameService:

@@ -16,7 +16,7 @@ from store.errors import Unauthenticated
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-ETAG = re.compile(r'^(?:W/)?"?(\d+)"?$')
+ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any int
 
 
 @blueprint.post("")

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from store.record import STATUSES
 
-NAME = validate.Length(min=1, max=40)
+NOT_SHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})  # control, format, surrogate, unassigned
+MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)
+
+
+def _shown_text(value: str) -> None:
+    """Names are shown to other players: no control, bidi/format or lone surrogate chars."""
+    if any(unicodedata.category(char) in NOT_SHOWN for char in value):
+        raise ValidationError("must not contain control, format or unassigned characters")
+
+
+NAME = [validate.Length(min=1, max=40), _shown_text]
 
 
 @cache
@@ -63,7 +74,7 @@ class MoveSchema(Schema):
 
 
 class EventsQuerySchema(Strict):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
@@ -71,7 +82,7 @@ class EventsQuerySchema(Strict):
 class ListQuerySchema(Strict):
     status = fields.String(validate=validate.OneOf(STATUSES))
     game = fields.String(validate=validate.Length(min=1, max=40))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 

@@ -15,6 +15,9 @@ import click
 
 VAR_DIR = Path("var")
 URL_FILE_NAME = "redis.url"
+# The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
+WEB_WORKERS = 2  # gunicorn gthread processes
+WEB_THREADS = 8  # threads per process
 
 
 @dataclass
@@ -82,8 +85,8 @@ def keltis_command(*args: str) -> list[str]:
 def start_stack(
     host: str = "127.0.0.1",
     port: int = 8000,
-    web_workers: int = 2,
-    threads: int = 8,
+    web_workers: int = WEB_WORKERS,
+    threads: int = WEB_THREADS,
     bot_workers: int = 1,
     redis_url: str | None = None,
     var_dir: Path = VAR_DIR,
@@ -142,8 +145,10 @@ def wait_until_healthy(stack: LocalStack, timeout_s: float = 30.0) -> None:
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
-@click.option("--web-workers", default=2, show_default=True, help="gunicorn processes.")
-@click.option("--threads", default=8, show_default=True, help="Threads per gunicorn process.")
+@click.option("--web-workers", default=WEB_WORKERS, show_default=True, help="gunicorn processes.")
+@click.option(
+    "--threads", default=WEB_THREADS, show_default=True, help="Threads per gunicorn process."
+)
 @click.option("--bot-workers", default=1, show_default=True, help="RQ worker processes.")
 def serve(host, port, web_workers, threads, bot_workers):
     """Run the whole service locally; Ctrl-C stops everything it started."""

@@ -23,6 +23,11 @@ class RecordCache:
                 self._records.move_to_end(game_id)
             return record
 
+    def discard(self, game_id: str) -> None:
+        """Forget a game (its stored log no longer extends the cached copy)."""
+        with self._lock:
+            self._records.pop(game_id, None)
+
     def put(self, record: GameRecord) -> None:
         """Keep `record` unless a newer version of the same game is already cached."""
         with self._lock:

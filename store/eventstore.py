@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 import redis
+from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from store import keys
@@ -29,11 +30,13 @@ class AppendResult:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """What one load round trip returns: entries after a version, token hashes, a prior answer."""
+    """What one load round trip returns: entries after a version, token hashes, a prior
+    answer, and the log's length (the current version)."""
 
     entries: list[Entry]
     token_hashes: dict[int, str]
     prior_answer: dict | None
+    length: int = 0
 
 
 class EventStore:
@@ -54,14 +57,16 @@ class EventStore:
         pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
         pipe.lrange(keys.log(game_id), after, -1 if limit is None else after + limit - 1)
         pipe.hgetall(keys.tokens(game_id))
+        pipe.llen(keys.log(game_id))
         if idempotency_field:
             pipe.hget(keys.idempotency(game_id), idempotency_field)
         replies = pipe.execute()
-        prior = replies[2] if idempotency_field else None
+        prior = replies[3] if idempotency_field else None
         return Snapshot(
             entries=[decode(raw) for raw in replies[0]],
             token_hashes={int(seat): _text(h) for seat, h in replies[1].items()},
             prior_answer=json.loads(prior) if prior else None,
+            length=replies[2],
         )
 
     def length(self, game_id: str) -> int:
@@ -96,6 +101,12 @@ class EventStore:
         script_keys = [keys.log(game_id), keys.idempotency(game_id), keys.tokens(game_id)]
         if also is None:
             reply = self._append(keys=script_keys, args=args)
+        elif isinstance(self.client, RedisCluster):
+            # redis-py refuses EVALSHA inside a cluster pipeline: two round trips there.
+            reply = self._append(keys=script_keys, args=args)
+            pipe = self.client.pipeline(transaction=False)
+            also(pipe)
+            pipe.execute()
         else:
             reply = self._append_pipelined(script_keys, args, also)
         status = _text(reply[0])

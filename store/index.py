@@ -34,18 +34,30 @@ def public_player(seat: int, player: dict) -> dict:
     }
 
 
-def update(pipe: redis.client.Pipeline, record: GameRecord) -> None:
-    """Queue the index writes for a game's new version on `pipe`."""
-    pipe.zadd(keys.games_by_created(), {record.game_id: record.created_at}, nx=True)
+def update(
+    pipe: redis.client.Pipeline, record: GameRecord, before: GameRecord | None = None
+) -> None:
+    """Queue the index writes for a game's new version on `pipe`.
+
+    `before` is the version `record` directly follows, whose own index writes were made with
+    its append; writes that cannot change anything after it are left out (a game is listed
+    once; a game whose bot was not due has no bot-turn entry to remove).
+    """
+    if before is None:
+        pipe.zadd(keys.games_by_created(), {record.game_id: record.created_at}, nx=True)
     pipe.hset(
         keys.game_summaries(),
         record.game_id,
         json.dumps(summary(record), separators=(",", ":")),
     )
-    if record.bot_to_move() and not record.finished:
+    if _bot_due(record):
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
-    else:
+    elif before is None or _bot_due(before):
         pipe.zrem(keys.bot_turns(), record.game_id)
+
+
+def _bot_due(record: GameRecord) -> bool:
+    return bool(record.bot_to_move()) and not record.finished
 
 
 def list_games(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from domain.game import FINAL_ROUND, FINISHED
@@ -35,7 +36,7 @@ class GameRecord:
     @property
     def rules(self):
         """The game's rules object."""
-        return get_rules(self.game)
+        return _rules_of(self.game)
 
     @property
     def open_seats(self) -> list[int]:
@@ -64,6 +65,12 @@ class GameRecord:
         """The bot name of the seat to move, if that seat is a bot."""
         seat = self.to_move
         return None if seat is None else self.players[seat].get("bot")
+
+
+@cache
+def _rules_of(game: str):
+    """`get_rules`, looked up once per game name (records ask for it on every property)."""
+    return get_rules(game)
 
 
 def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) -> GameRecord:

@@ -63,8 +63,10 @@ class GameService:
         cache: RecordCache | None = None,
         clock: Callable[[], int] = now_ms,
         enqueue_bots: bool = True,
+        queue_client: redis.Redis | None = None,
     ):
         self.client = client
+        self.queue_client = queue_client if queue_client is not None else client  # RQ's Redis
         self.store = EventStore(client)
         self.cache = cache if cache is not None else RecordCache()
         self.clock = clock
@@ -102,6 +104,11 @@ class GameService:
         cached = self.cache.get(game_id)
         after = cached.version if cached else 0
         snapshot = self.store.load(game_id, after, idempotency_field)
+        if cached is not None and snapshot.length < cached.version:
+            # The log is shorter than this process's copy: Redis lost its tail (a crash
+            # without appendfsync always) or was restored from a backup. Re-read it all.
+            self.cache.discard(game_id)
+            return self.load(game_id, idempotency_field)
         if cached is None and not snapshot.entries:
             raise GameNotFound("no game with this id")
         record = fold_entries(cached, game_id, snapshot.entries) if snapshot.entries else cached
@@ -232,7 +239,8 @@ class GameService:
         field = None
         if idempotency_key is not None and claim is not None:
             field = f"{claim.seat}:{idempotency_key}"
-        fingerprint = _fingerprint(command, expected_version)
+        # Only a request with an Idempotency-Key needs its fingerprint (stored, compared).
+        fingerprint = _fingerprint(command, expected_version) if field is not None else None
         for _ in range(MAX_RETRIES):
             record, token_hashes, prior = self.load(game_id, field)
             seat = self.seat_of(game_id, token, token_hashes)
@@ -297,14 +305,16 @@ class GameService:
             idempotency_field,
             answer,
             token_hashes,
-            also=lambda pipe: index.update(pipe, after),
+            also=lambda pipe: index.update(pipe, after, before),
         )
         if result.status != "ok":
+            if result.status == "conflict" and before and result.version < before.version:
+                self.cache.discard(after.game_id)  # the log lost its tail since the load
             self.refresh_index(self.load(after.game_id)[0])
             return result
         self.cache.put(after)
         if enqueue and self.enqueue_bots and after.bot_to_move() and not after.finished:
-            enqueue_bot_turn(self.client, after.game_id, after.version)
+            enqueue_bot_turn(self.queue_client, after.game_id, after.version)
         return result
 
     def refresh_index(self, record: GameRecord) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import random
 
 import redis
@@ -11,8 +12,9 @@ from rq import get_current_job
 
 from domain.errors import DomainError
 from store.botqueue import enqueue_bot_turn
+from store.connection import QUEUE_ENV
 from store.service import GameService
-from workers.connection import redis_from_env
+from workers.connection import queue_from_env, redis_from_env
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +28,17 @@ def bot_rng(seed_hex: str, game_id: str, version: int) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(material).digest(), "big"))
 
 
-def service_for(client: redis.Redis) -> GameService:
-    """One GameService (with its state cache) per Redis connection of this process."""
-    known = _services.get(id(client))
-    if known is None or known[0] is not client:
-        known = (client, GameService(client))
-        _services[id(client)] = known
+def service_for(queue: redis.Redis) -> GameService:
+    """One GameService (with its state cache) per RQ connection of this process.
+
+    Its store is the queue's own Redis, or REDIS_URL (a Redis Cluster, say) when
+    RQ_REDIS_URL puts the queue on a separate server.
+    """
+    known = _services.get(id(queue))
+    if known is None or known[0] is not queue:
+        store = redis_from_env() if os.environ.get(QUEUE_ENV) else queue
+        known = (queue, GameService(store, queue_client=queue))
+        _services[id(queue)] = known
     return known[1]
 
 
@@ -42,7 +49,7 @@ def play_bot_turns(game_id: str, version: int) -> int:
     move is appended with its expected version, so running this job twice does no harm.
     """
     job = get_current_job()
-    service = service_for(job.connection if job is not None else redis_from_env())
+    service = service_for(job.connection if job is not None else queue_from_env())
     record, _, _ = service.load(game_id)
     if record.version != version:
         return 0
@@ -54,7 +61,7 @@ def play_bot_turns(game_id: str, version: int) -> int:
         record = after
         played += 1
     if record.bot_to_move() and not record.finished:
-        enqueue_bot_turn(service.client, game_id, record.version)
+        enqueue_bot_turn(service.queue_client, game_id, record.version)
     elif played == 0:
         service.refresh_index(record)  # the index said a bot was due: correct it
     return played

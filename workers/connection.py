@@ -7,6 +7,8 @@ from pathlib import Path
 
 import redis
 
+from store.connection import queue_client, store_client
+
 URL_FILE = Path("var") / "redis.url"
 
 
@@ -25,5 +27,10 @@ def redis_url_from_env(url_file: Path = URL_FILE) -> str:
 
 
 def redis_from_env() -> redis.Redis:
-    """A client of the configured Redis server."""
-    return redis.Redis.from_url(redis_url_from_env())
+    """A client of the configured game store (a RedisCluster for a cluster URL)."""
+    return store_client(redis_url_from_env())
+
+
+def queue_from_env() -> redis.Redis:
+    """A client of RQ's Redis: RQ_REDIS_URL, else the store's own (standalone) server."""
+    return queue_client(redis_url_from_env())

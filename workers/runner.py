@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import redis
 from rq import SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
 from store.botqueue import bot_queue
+from store.connection import queue_client
 from workers.sweep import SweepThread
 
 
@@ -22,7 +22,7 @@ def run_worker(
     By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
     milliseconds, and a fork per job would cost more than the turn itself.
     """
-    client = redis.Redis.from_url(redis_url)
+    client = queue_client(redis_url)  # RQ's Redis: RQ_REDIS_URL, else the store's server
     worker_class = Worker if fork else SimpleWorker
     from workers.tournaments import tournament_queue  # bot turns first, then tournaments
 

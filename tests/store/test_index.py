@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import fakeredis
 
 from store import index
@@ -39,3 +41,36 @@ def test_R2_the_summary_holds_no_seed():
     summary = index.summary(record("g", 1))
     assert "seed" not in str(summary)
     assert summary["players"][1] == {"seat": 1, "name": None, "bot": None, "open": True}
+
+
+class BotDueRecord(GameRecord):
+    """A record whose seat to move is a bot (no rules needed)."""
+
+    def bot_to_move(self) -> str | None:
+        return "greedy"
+
+
+def _queued(pipe) -> list[str]:
+    return [args[0] for args, _ in pipe.command_stack]
+
+
+def test_a_following_version_queues_only_the_writes_that_can_change():
+    client = fakeredis.FakeRedis()
+    first, second = record("g", 1), replace(record("g", 1), version=2, updated_at=5)
+    creating, following = client.pipeline(), client.pipeline()
+    index.update(creating, first)
+    index.update(following, second, before=first)
+    assert _queued(creating) == ["ZADD", "HSET", "ZREM"]
+    assert _queued(following) == ["HSET"]
+
+
+def test_the_bot_turn_entry_goes_once_the_bot_has_moved():
+    client = fakeredis.FakeRedis()
+    due = BotDueRecord(**vars(record("g", 1)))
+    after = replace(record("g", 1), version=2, updated_at=5)
+    for current, before in ((due, None), (after, due)):
+        pipe = client.pipeline()
+        index.update(pipe, current, before=before)
+        pipe.execute()
+    assert index.bot_turns_due(client, 10**6) == []
+    assert index.list_games(client, None, None, 0, 10)[0][0]["version"] == 2

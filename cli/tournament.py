@@ -1,0 +1,123 @@
+"""`keltis tournament`: a bot-vs-bot tournament in-process (default) or on a server.
+
+With `--server URL` the tournament is POSTed to /v1/tournaments and its progress polled
+until every game is over; its games are ordinary stored games (replays downloadable).
+In-process, game k is `keltis simulate`'s game k of the same seed; a server salts the seed
+with its own secret (R1) and publishes the salt at the end. Either way the output is the
+standings (games, wins, shared wins, mean score with 95% interval, openskill rating).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from domain.registry import game_names
+
+POLL_S = 0.5
+
+
+def _print_table(document: dict) -> None:
+    head = f"{document['game']}: {document['progress']['done']} games"
+    click.echo(f"{head}, {document['players_per_game']} per game, tournament {document['id']}")
+    click.echo(
+        f"{'bot':<12}{'games':>7}{'wins':>7}{'shared':>8}{'win%':>8}"
+        f"  {'mean score (95% CI)':<26}{'rating mu/sigma/ordinal'}"
+    )
+    for row in document["standings"]:
+        low, high = row["score_ci95"]
+        rating = row["rating"]
+        score = f"{row['mean_score']:.2f} ({low:.2f} .. {high:.2f})"
+        click.echo(
+            f"{row['bot']:<12}{row['games']:>7}{row['wins']:>7}{row['shared_wins']:>8}"
+            f"{100 * row['win_rate']:>7.1f}%  {score:<26}"
+            f"{rating['mu']:.2f} / {rating['sigma']:.2f} / {rating['ordinal']:.2f}"
+        )
+
+
+def run_in_process(spec, progress: bool) -> dict:
+    """Play every game here; the standings.json document."""
+    from tqdm import tqdm
+
+    from tournaments.local import LOCAL_ID, run_local
+    from tournaments.summary import compute_rows, export_document, summary
+
+    started = int(time.time() * 1000)
+    with tqdm(total=spec.games, unit="game", disable=not progress, file=sys.stderr) as bar:
+        outcomes = run_local(spec, on_game=lambda _: bar.update(1))
+    rows = compute_rows(spec, outcomes)
+    found = summary(LOCAL_ID, spec, started, len(outcomes), rows, int(time.time() * 1000), "none")
+    return export_document(found, spec, outcomes)
+
+
+def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_S) -> dict:
+    """POST the tournament, poll it to the end; the standings.json document."""
+    import requests
+    from tqdm import tqdm
+
+    base = server.rstrip("/")
+    with requests.Session() as http:
+        created = http.post(f"{base}/v1/tournaments", json=body, timeout=30)
+        if created.status_code != 202:
+            raise click.ClickException(f"the server refused: {created.text.strip()}")
+        tid = created.json()["id"]
+        total = created.json()["progress"]["total"]
+        with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr) as bar:
+            while True:
+                state = http.get(f"{base}/v1/tournaments/{tid}", timeout=30)
+                state.raise_for_status()
+                done = state.json()["progress"]["done"]
+                bar.update(done - bar.n)
+                if done >= total:
+                    break
+                time.sleep(poll_s)
+        document = http.get(f"{base}/v1/tournaments/{tid}/standings.json", timeout=60)
+        document.raise_for_status()
+        return document.json()
+
+
+@click.command()
+@click.option("--game", type=click.Choice(game_names()), default="keltis-card", show_default=True)
+@click.option("--bots", default="greedy,random", show_default=True, help="The entries.")
+@click.option("--players", type=int, default=None, help="Seats per game [default: entries].")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", default=None, help="Derives every game's seed [default: random].")
+@click.option("--server", default=None, help="Run on this service (URL) instead of here.")
+@click.option("--chart", type=click.Path(dir_okay=False), help="Write a PNG of the scores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write CSV here.")
+@click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
+def tournament(game, bots, players, games, seed, server, chart, as_json, csv_path, progress):
+    """Play a bot-vs-bot tournament and print its standings."""
+    from tournaments.errors import InvalidTournament
+    from tournaments.export import standings_csv
+    from tournaments.spec import make_spec
+
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    try:
+        spec = make_spec(game, names, players, games, seed)
+    except InvalidTournament as error:
+        raise click.BadParameter(error.message) from error
+    if server:
+        body = {"game": game, "bots": names, "players_per_game": spec.players_per_game}
+        body.update({"games": games, "seed": spec.seed})
+        document = run_on_server(server, body, progress)
+    else:
+        document = run_in_process(spec, progress)
+    if csv_path:
+        Path(csv_path).write_text(standings_csv(document["standings"]))
+    if chart:
+        from tournaments.chart import score_chart_png
+
+        labels = [row["bot"] for row in document["standings"]]
+        scores = [row["scores"] for row in document["standings"]]
+        title = f"{game}: {document['progress']['done']} games"
+        Path(chart).write_bytes(score_chart_png(labels, scores, title))
+    if as_json:
+        click.echo(json.dumps(document))
+    else:
+        _print_table(document)

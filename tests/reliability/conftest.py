@@ -1,0 +1,14 @@
+"""Fixtures of the reliability proofs: a real gunicorn API over the test Redis."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reliability.web import WebServer
+
+
+@pytest.fixture(scope="module")
+def web(redis_url):
+    """gunicorn (2 processes x 8 threads) over the session's Redis; rate limit off."""
+    with WebServer({"REDIS_URL": redis_url}, workers=2, threads=8) as server:
+        yield server

@@ -1,0 +1,101 @@
+"""Hostile requests: schemathesis generates requests from openapi.yaml (valid and invalid)
+and sends them to the Flask app over a real Redis; every answer is held to the contract.
+
+Half of the generated requests get a real game id and a real seat token swapped in, so
+they reach the game logic instead of stopping at 404 / 401.
+Used by tests/reliability/test_fuzz_api.py and bench/reliability.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi import checks as openapi_checks
+
+CHECKS = [
+    not_a_server_error,
+    openapi_checks.status_code_conformance,
+    openapi_checks.content_type_conformance,
+    openapi_checks.response_headers_conformance,
+    openapi_checks.response_schema_conformance,
+]
+MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+SKIPPED_OPERATIONS = frozenset()
+
+
+@dataclass
+class FuzzReport:
+    requests: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    unsatisfiable: list[str] = field(default_factory=list)
+
+    @property
+    def server_errors(self) -> int:
+        return sum(count for status, count in self.statuses.items() if status >= 500)
+
+
+def _real_game(app) -> tuple[str, list[str]]:
+    client = app.test_client()
+    body = {"game": "keltis-card", "players": [{"name": "ann"}, {"name": "bea"}]}
+    created = client.post("/v1/games", json=body).get_json()
+    return created["id"], [seat["token"] for seat in created["seats"]]
+
+
+def fuzz_app(app, examples_per_operation: int = 60, run_seed: int = 1) -> FuzzReport:
+    """Send about `examples_per_operation` generated requests to every operation."""
+    schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    game_id, tokens = _real_game(app)
+    report = FuzzReport()
+    per_mode = max(1, examples_per_operation // len(MODES))
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.label in SKIPPED_OPERATIONS:
+            continue
+        for mode in MODES:
+            strategy = st.tuples(
+                operation.as_strategy(generation_mode=mode),
+                st.booleans(),
+                st.sampled_from([*tokens, None]),
+            )
+            _run(strategy, per_mode, run_seed, game_id, report, operation.label)
+    return report
+
+
+def _run(strategy, examples, run_seed, game_id, report, label) -> None:
+    @seed(run_seed)
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(drawn=strategy)
+    def send(drawn) -> None:
+        case, use_real_game, token = drawn
+        if use_real_game:
+            if case.path_parameters and "game_id" in case.path_parameters:
+                case.path_parameters["game_id"] = game_id
+            if token is not None:
+                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+        response = case.call()
+        report.requests += 1
+        report.statuses[response.status_code] += 1
+        try:
+            case.validate_response(response, checks=CHECKS)
+        except FailureGroup as failures:
+            report.failures.append(f"{label}: {str(failures)[:600]}")
+
+    try:
+        send()
+    except Unsatisfiable:  # nothing invalid to generate (an operation without inputs)
+        report.unsatisfiable.append(label)

@@ -1,0 +1,84 @@
+"""R2 over every channel: 500 random games of each game, every viewer's responses scanned."""
+
+from __future__ import annotations
+
+import pytest
+
+from api import create_app, presenters
+from domain.dice.state import FACES
+from tests.reliability.leak_scan import (
+    LeakReport,
+    scan_games,
+    scan_games_parallel,
+    scan_http_game,
+)
+
+GAMES_PER_KIND = 500
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["keltis-card", "keltis-dice"])
+def test_R2_no_viewer_ever_sees_what_it_may_not_know(game):
+    report = scan_games_parallel(game, GAMES_PER_KIND)
+    assert report.games == GAMES_PER_KIND
+    assert report.responses > report.steps * 3
+    assert report.leaks == []
+
+
+def test_R2_scan_catches_a_view_that_shows_every_hand(monkeypatch):
+    monkeypatch.setattr(
+        presenters, "view_for", lambda record, seat: record.rules.full_view(record.state)
+    )
+    report = scan_games("keltis-card", 2)
+    assert any("unknown cards" in leak for leak in report.leaks)
+
+
+def test_R2_scan_catches_events_shown_unredacted(monkeypatch):
+    monkeypatch.setattr(presenters.GameService, "visible_entry", _unredacted)
+    report = scan_games("keltis-card", 2)
+    assert any("hidden fields" in leak for leak in report.leaks)
+    assert any("sees the seed" in leak for leak in report.leaks)
+
+
+def test_R2_scan_catches_a_future_roll_in_the_dice_view(monkeypatch):
+    original = presenters.view_for
+
+    def with_next_roll(record, seat):
+        view = original(record, seat)
+        if view is not None:
+            from domain.chance import Chance
+
+            faces = Chance.from_hex(record.seed_hex).draws(f"roll:{view['rolls']}", 5, 6)
+            view = {**view, "next": [FACES[f] for f in faces]}
+        return view
+
+    monkeypatch.setattr(presenters, "view_for", with_next_roll)
+    report = scan_games("keltis-dice", 3)
+    assert any("never rolled" in leak for leak in report.leaks)
+
+
+def _unredacted(entry, viewer, revealed):
+    return {"version": entry.n, "at": entry.at, "by": entry.by, "event": dict(entry.event)}
+
+
+@pytest.mark.parametrize("game", ["keltis-card", "keltis-dice"])
+def test_R2_every_http_channel_of_a_live_game_shows_each_viewer_only_its_own(
+    redis_url, redis_client, game
+):
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    report = LeakReport()
+    scan_http_game(app.test_client(), redis_client, game, report)
+    assert report.games == 1 and report.steps > 20
+    assert report.leaks == []
+
+
+def test_R2_the_http_scan_catches_a_live_replay(redis_url, redis_client, monkeypatch):
+    monkeypatch.setattr(
+        "replays.build.build_replay",
+        lambda game_id, entries, rules=None: {"entries": [e.event for e in entries]},
+    )
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    report = LeakReport()
+    scan_http_game(app.test_client(), redis_client, "keltis-card", report, max_steps=2)
+    assert any("live game's /replay answered 200" in leak for leak in report.leaks)
+    assert any("sees the seed" in leak for leak in report.leaks)

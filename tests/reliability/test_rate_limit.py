@@ -1,0 +1,93 @@
+"""A per-client rate limit: 429 with Retry-After in the error shape, counted in Redis."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis
+
+from api import create_app
+from api.ratelimit import storage_uri
+from tests.api.contract import ContractClient
+
+
+def limited_app(redis_url: str, limit: str, **config):
+    prefix = f"test-ratelimit-{uuid.uuid4().hex}"
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "TESTING": True,
+            "RATELIMIT_ENABLED": True,
+            "RATELIMIT_APPLICATION": limit,
+            "RATELIMIT_KEY_PREFIX": prefix,
+            **config,
+        }
+    )
+    app.test_client_class = ContractClient
+    return app, prefix
+
+
+def test_a_client_over_its_limit_gets_429_with_retry_after_in_the_error_shape(redis_url):
+    app, _ = limited_app(redis_url, "3 per minute")
+    client = app.test_client()
+    answers = [client.get("/v1/games") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    limited = client.post("/v1/games", json={"game": "keltis-card", "players": []})
+    assert limited.status_code == 429
+    assert set(limited.get_json()["error"]) == {"code", "message", "rule"}
+    assert limited.get_json()["error"]["code"] == "rate_limited"
+    assert 0 < int(limited.headers["Retry-After"]) <= 60
+
+
+def test_the_limit_is_per_client_and_spares_the_health_check(redis_url):
+    app, _ = limited_app(redis_url, "2 per minute")
+    client = app.test_client()
+    for _ in range(2):
+        assert client.get("/v1/bots").status_code == 200
+    assert client.get("/v1/bots").status_code == 429
+    assert client.get("/healthz").status_code == 200
+    other = client.get("/v1/bots", environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    assert other.status_code == 200
+
+
+def test_the_counters_live_in_the_services_redis(redis_url):
+    app, prefix = limited_app(redis_url, "5 per minute")
+    app.test_client().get("/v1/bots")
+    counters = redis.Redis.from_url(redis_url).keys(f"*{prefix}*")
+    assert counters, "no rate-limit counter in the service's Redis"
+
+
+def test_the_limit_is_off_in_test_apps_unless_asked_and_off_by_environment(redis_url, monkeypatch):
+    quiet = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    client = quiet.test_client()
+    assert all(client.get("/v1/bots").status_code == 200 for _ in range(30))
+    monkeypatch.setenv("KELTIS_RATE_LIMIT", "off")
+    assert create_app({"REDIS_URL": redis_url}).config["RATELIMIT_ENABLED"] is False
+    monkeypatch.setenv("KELTIS_RATE_LIMIT", "7 per second")
+    app = create_app({"REDIS_URL": redis_url})
+    assert app.config["RATELIMIT_ENABLED"] is True
+    assert app.config["RATELIMIT_APPLICATION"] == "7 per second"
+
+
+@pytest.mark.parametrize(
+    ("url", "uri"),
+    [
+        ("redis://10.0.0.1:6379/2", "redis://10.0.0.1:6379/2"),
+        ("unix:///tmp/redis.sock", "redis+unix:///tmp/redis.sock"),
+        ("redis+cluster://10.0.0.1:7000", "redis+cluster://10.0.0.1:7000"),
+    ],
+)
+def test_the_limiter_storage_is_the_service_redis(url, uri):
+    assert storage_uri(url) == uri
+
+
+def test_a_redis_outage_under_the_limiter_is_a_clean_503(redis_server_factory):
+    server = redis_server_factory()
+    app, _ = limited_app(server.url, "100 per minute")
+    client = app.test_client()
+    assert client.get("/v1/bots").status_code == 200
+    server.kill()
+    down = client.get("/v1/games")
+    assert down.status_code == 503
+    assert down.get_json()["error"]["code"] == "storage_unavailable"

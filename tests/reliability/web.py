@@ -1,0 +1,87 @@
+"""A real gunicorn server of the API (several processes) on a free port, for fault tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from tests.support import process_reaper
+from tests.support.ports import LOOPBACK, pick_free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class WebServerError(RuntimeError):
+    """gunicorn exited or did not answer /healthz in time."""
+
+
+class WebServer:
+    """`gunicorn api:create_app()` with `workers` processes of `threads` threads each."""
+
+    def __init__(self, env: dict[str, str], workers: int = 2, threads: int = 8):
+        self.env = {**os.environ, "KELTIS_RATE_LIMIT": "off", **env}
+        self.workers = workers
+        self.threads = threads
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def start(self, timeout_s: float = 30.0) -> WebServer:
+        self.port = pick_free_port()
+        command = [
+            sys.executable, "-m", "gunicorn",
+            "--worker-class", "gthread",
+            "--workers", str(self.workers),
+            "--threads", str(self.threads),
+            "--bind", f"{LOOPBACK}:{self.port}",
+            "--log-level", "warning",
+            "--graceful-timeout", "2",
+            "api:create_app()",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # a Redis outage logs one warning per request
+            preexec_fn=process_reaper.die_with_parent,
+        )
+        process_reaper.register(self.process)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise WebServerError(f"gunicorn exited with {self.process.returncode}")
+            try:
+                # Any answer (even 503 while Redis is down) means gunicorn serves.
+                requests.get(self.url + "/v1/bots", timeout=1)
+                return self
+            except requests.RequestException:
+                time.sleep(0.1)
+        self.close()
+        raise WebServerError("gunicorn did not answer in time")
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process_reaper.kill_and_wait(self.process)
+        process_reaper.unregister(self.process)
+        self.process = None
+
+    def __enter__(self) -> WebServer:
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()

@@ -1,0 +1,115 @@
+"""Fixtures of the tournament tests: an app on the real test Redis, real worker processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from api import create_app
+from tests.api.contract import ContractClient
+from workers.tournaments import tournament_queue
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def app(redis_url):
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    app.test_client_class = ContractClient
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def run_queued_jobs(redis_client):
+    """Work the tournament queue in this process until it is empty (RQ's own job path)."""
+
+    def run() -> None:
+        queue = tournament_queue(redis_client)
+        worker = SimpleWorker([queue], connection=redis_client, serializer=JSONSerializer)
+        worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
+
+    return run
+
+
+@pytest.fixture
+def start_workers(redis_url):
+    """Start real `keltis worker` processes (fast sweep) on the test Redis; killed after."""
+    started: list[subprocess.Popen] = []
+
+    def start(count: int, stale_after_s: float = 1.0) -> list[subprocess.Popen]:
+        env = {**os.environ, "REDIS_URL": redis_url}
+        command = [
+            str(Path(sys.executable).parent / "keltis"),
+            "worker",
+            "--sweep-every",
+            "0.3",
+            "--stale-after",
+            str(stale_after_s),
+        ]
+        for _ in range(count):
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+            started.append(process)
+        return started[-count:]
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.terminate()
+    for process in started:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def drained_tournament_queue(redis_client):
+    """Empty the tournament queue before a test that counts on its own jobs only."""
+    tournament_queue(redis_client).empty()
+    return redis_client
+
+
+def recompute_from_logs(client: redis.Redis, game_ids: list[str], labels: list[str]) -> dict:
+    """Per entry label: games, sole wins, shared wins, scores, from each game's own log."""
+    from store.service import GameService
+
+    service = GameService(client, enqueue_bots=False)
+    totals = {label: {"games": 0, "wins": 0, "shared": 0, "scores": []} for label in labels}
+    for game_id in game_ids:
+        record, _, _ = service.load(game_id)
+        assert record.finished, game_id
+        result = record.rules.result(record.state)
+        for seat, player in enumerate(record.players):
+            row = totals[player["name"]]
+            row["games"] += 1
+            row["scores"].append(result["scores"][seat])
+            if seat in result["winners"]:
+                row["wins" if len(result["winners"]) == 1 else "shared"] += 1
+    return totals
+
+
+@pytest.fixture(autouse=True)
+def _forget_running_tournaments(request):
+    """After each test: no tournament of it stays `running` (later workers would sweep it)."""
+    yield
+    if "redis_url" not in request.fixturenames:
+        return
+    from store.tournaments import running_key
+
+    client = redis.Redis.from_url(request.getfixturevalue("redis_url"))
+    client.delete(running_key())
+    tournament_queue(client).empty()
+    client.close()

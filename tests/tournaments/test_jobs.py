@@ -1,0 +1,188 @@
+"""Tournament jobs run in this process on the real test Redis: idempotence and recovery."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+from store import keys
+from store.service import GameService
+from store.tournaments import TournamentStore
+from tournaments import schedule, seeds
+from tournaments.spec import make_spec
+from workers import bot_turns
+from workers import tournaments as jobs
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def tournament(redis_client, monkeypatch, redis_url):
+    """A stored 6-game greedy-vs-random tournament (no jobs enqueued); its id and spec."""
+    monkeypatch.setenv("REDIS_URL", redis_url)  # jobs called outside RQ find Redis here
+    spec = make_spec("keltis-card", ["greedy", "random"], 2, 6, "jobs-test", games_per_job=1)
+    tid = seeds.new_tournament_id()
+    TournamentStore(redis_client).create(tid, spec)
+    return tid, spec
+
+
+def log_of(client, game_id: str) -> list[dict]:
+    return [json.loads(raw) for raw in client.lrange(keys.log(game_id), 0, -1)]
+
+
+def test_a_job_run_twice_records_its_game_once(redis_client, tournament):
+    tid, _ = tournament
+    first = jobs.play_tournament_games(tid, 0)
+    second = jobs.play_tournament_games(tid, 0)
+    assert first["recorded"] == [0] and second["recorded"] == []
+    store = TournamentStore(redis_client)
+    assert store.done(tid) == 1
+    log = log_of(redis_client, seeds.game_id(tid, 0))
+    assert [e["e"]["type"] for e in log].count("game_created") == 1
+    assert log[-1]["e"]["type"] == "game_ended"
+
+
+def test_a_rerun_finishes_the_game_a_killed_run_created(redis_client, tournament):
+    tid, spec = tournament
+    service = GameService(redis_client, enqueue_bots=False)
+    created = jobs.load_or_create(service, spec, tid, 1)  # the killed run got this far
+    assert not created.finished
+    before = log_of(redis_client, created.game_id)
+    jobs.play_tournament_games(tid, 1)
+    log = log_of(redis_client, seeds.game_id(tid, 1))
+    assert log[: len(before)] == before
+    assert [e["n"] for e in log] == list(range(1, len(log) + 1))
+    assert [e["e"]["type"] for e in log].count("game_created") == 1
+    assert log[-1]["e"]["type"] == "game_ended"
+    (outcome,) = TournamentStore(redis_client).outcomes(tid)
+    assert outcome.game_id == created.game_id
+    assert list(outcome.entries) == list(schedule.seating(2, 2, 1))
+
+
+def test_R1_tournament_games_are_service_games_with_derived_seed_and_seats(
+    redis_client, tournament
+):
+    tid, spec = tournament
+    jobs.play_tournament_games(tid, 3)
+    record, _, _ = GameService(redis_client, enqueue_bots=False).load(seeds.game_id(tid, 3))
+    assert record.finished
+    assert record.seed_hex == seeds.game_seed(spec.seed, 3).hex()
+    entries = schedule.seating(2, 2, 3)
+    assert [p["bot"] for p in record.players] == [spec.bots[e] for e in entries]
+
+
+def test_a_tournament_game_is_the_game_the_bot_turn_worker_would_play(redis_client, tournament):
+    """Whoever finishes a stranded game (this job or the bot sweep), it is the same game."""
+    tid, spec = tournament
+    service = GameService(redis_client, enqueue_bots=False)
+    game_id = seeds.game_id(tid, 2)
+    created = jobs.load_or_create(service, spec, tid, 2)
+    bot_turns.play_bot_turns(game_id, created.version)
+    by_bot_worker = [(e["n"], e["by"], e.get("cmd"), e["e"]) for e in log_of(redis_client, game_id)]
+    redis_client.delete(keys.log(game_id), keys.tokens(game_id), keys.idempotency(game_id))
+    jobs.play_tournament_games(tid, 2)
+    by_tournament = [(e["n"], e["by"], e.get("cmd"), e["e"]) for e in log_of(redis_client, game_id)]
+    assert by_tournament == by_bot_worker
+    assert by_tournament[-1][3]["type"] == "game_ended"
+
+
+def test_a_job_plays_its_games_in_turn_skipping_recorded_ones(redis_client, monkeypatch, redis_url):
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    spec = make_spec("keltis-card", ["greedy", "random"], 2, 6, "chunks", games_per_job=4)
+    tid = seeds.new_tournament_id()
+    TournamentStore(redis_client).create(tid, spec)
+    assert list(jobs.job_firsts(spec)) == [0, 4]
+    assert jobs.job_first_of(spec, 5) == 4
+    jobs.play_tournament_game(redis_client, tid, spec, 1)
+    assert jobs.play_tournament_games(tid, 0)["recorded"] == [0, 2, 3]
+    assert jobs.play_tournament_games(tid, 4)["recorded"] == [4, 5]
+    assert TournamentStore(redis_client).done(tid) == 6
+    with pytest.raises(ValueError, match="no job"):
+        jobs.play_tournament_games(tid, 2)
+
+
+def test_the_last_outcome_marks_the_tournament_finished(redis_client, tournament):
+    tid, spec = tournament
+    store = TournamentStore(redis_client)
+    for index in range(spec.games):
+        assert tid in store.running()
+        jobs.play_tournament_games(tid, index)
+    assert tid not in store.running()
+    assert "finished_at" in store.meta(tid)
+    assert [o.index for o in store.outcomes(tid)] == list(range(spec.games))
+
+
+def _status(client, job_id):
+    return Job.fetch(job_id, connection=client, serializer=JSONSerializer).get_status()
+
+
+def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client, tournament):
+    tid, _ = tournament
+    queue = jobs.tournament_queue(redis_client)
+    queue.empty()
+    store = TournamentStore(redis_client)
+    jobs.play_tournament_games(tid, 0)  # done: never swept
+    jobs.enqueue_games(redis_client, tid, [1, 2])  # 1 stays queued
+    started = Job.fetch(
+        jobs.game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
+    )
+    started.set_status(JobStatus.STARTED)  # 2: its worker dies
+    queue.remove(started.id)
+    now = int(time.time() * 1000)
+    store.take_lease(tid, 2, now - 10_000)
+    # 3, 4, 5: never enqueued (lost) -> revived; 2: stale lease -> revived
+    revived = [i for t, i in jobs.sweep_tournaments(redis_client, 1.0, now) if t == tid]
+    assert revived == [2, 3, 4, 5]
+    assert _status(redis_client, jobs.game_job_id(tid, 1)) == JobStatus.QUEUED
+    assert _status(redis_client, jobs.game_job_id(tid, 2)) == JobStatus.QUEUED
+    assert store.revivals(tid) == {2: 1, 3: 1, 4: 1, 5: 1}
+    assert [i for t, i in jobs.sweep_tournaments(redis_client, 1.0, now) if t == tid] == []
+    queue.empty()
+
+
+def test_sweep_waits_a_full_stale_period_for_a_started_job_without_lease(redis_client, tournament):
+    tid, spec = tournament
+    queue = jobs.tournament_queue(redis_client)
+    queue.empty()
+    for index in range(1, spec.games):
+        jobs.play_tournament_games(tid, index)
+    jobs.enqueue_games(redis_client, tid, [0])
+    job = Job.fetch(jobs.game_job_id(tid, 0), connection=redis_client, serializer=JSONSerializer)
+    job.set_status(JobStatus.STARTED)
+    queue.remove(job.id)
+    now = int(time.time() * 1000)
+    assert jobs.sweep_tournaments(redis_client, 1.0, now) == []  # first seen started
+    assert jobs.sweep_tournaments(redis_client, 1.0, now + 500) == []
+    assert jobs.sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
+    queue.empty()
+
+
+def test_sweep_gives_up_on_a_game_after_the_revival_limit(redis_client, tournament):
+    tid, spec = tournament
+    store = TournamentStore(redis_client)
+    for index in range(1, spec.games):
+        jobs.play_tournament_games(tid, index)
+    for _ in range(jobs.MAX_REVIVALS):
+        store.count_revival(tid, 0)
+    assert jobs.sweep_tournaments(redis_client, 1.0) == []
+
+
+def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
+    redis_client, tournament, monkeypatch
+):
+    tid, spec = tournament
+    for index in range(1, spec.games):
+        jobs.play_tournament_games(tid, index)
+    real_statuses = jobs._job_statuses
+
+    def finishing_meanwhile(client, job_ids):
+        jobs.play_tournament_game(redis_client, tid, spec, 0)  # its job ends right now
+        return [JobStatus.FINISHED for _ in real_statuses(client, job_ids)]
+
+    monkeypatch.setattr(jobs, "_job_statuses", finishing_meanwhile)
+    assert [r for r in jobs.sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
+    assert TournamentStore(redis_client).revivals(tid) == {}

@@ -1,0 +1,81 @@
+"""Seat rotation and per-game seeds of tournaments."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from cli.simulate import game_seed as simulate_game_seed
+from cli.simulate import seating as simulate_seating
+from tournaments import schedule, seeds
+from tournaments.errors import InvalidTournament
+from tournaments.spec import make_spec
+
+
+@pytest.mark.parametrize(("entries", "seats"), [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (4, 4)])
+def test_every_entry_plays_every_seat_equally_often_per_block(entries, seats):
+    size = schedule.block_size(entries, seats)
+    assert size == math.comb(entries, seats) * seats
+    for blocks in (1, 3):
+        counts = schedule.seat_counts(entries, seats, size * blocks)
+        expected = math.comb(entries - 1, seats - 1) * blocks
+        assert counts == [[expected] * seats for _ in range(entries)]
+
+
+@pytest.mark.parametrize(("entries", "seats"), [(3, 2), (4, 2), (4, 3)])
+def test_every_set_of_opponents_meets_within_a_block(entries, seats):
+    met = {frozenset(schedule.seating(entries, seats, g)) for g in range(entries * 10)}
+    assert met == {frozenset(c) for c in itertools.combinations(range(entries), seats)}
+
+
+def test_seatings_never_repeat_an_entry_within_a_game():
+    for game in range(50):
+        seating = schedule.seating(5, 3, game)
+        assert len(set(seating)) == 3
+
+
+@pytest.mark.parametrize("entries", [2, 3, 4])
+def test_full_tables_rotate_exactly_as_the_simulator(entries):
+    for game in range(12):
+        assert list(schedule.seating(entries, entries, game)) == simulate_seating(entries, game)
+
+
+def test_game_seeds_are_the_simulators_and_distinct():
+    derived = [seeds.game_seed("abc", game) for game in range(100)]
+    assert derived[7] == simulate_game_seed("abc", 7)
+    assert len(set(derived)) == 100
+    assert seeds.game_seed("abd", 7) != derived[7]
+    assert all(len(seed) == 32 for seed in derived)
+
+
+def test_game_ids_are_valid_store_ids_derived_from_tournament_and_index():
+    from store.keys import GAME_ID_PATTERN
+
+    tid = seeds.new_tournament_id()
+    assert seeds.game_id(tid, 3) == seeds.game_id(tid, 3)
+    assert seeds.game_id(tid, 3) != seeds.game_id(tid, 4)
+    assert GAME_ID_PATTERN.match(seeds.game_id(tid, 9999))
+    assert seeds.TOURNAMENT_ID_PATTERN.match(tid)
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "games", "message"),
+    [
+        (["greedy", "nobody"], None, 10, "unknown bots"),
+        (["greedy", "random"], 3, 10, "may not exceed"),
+        (["greedy", "random", "greedy", "random", "greedy"], 5, 10, "2 to 4 players"),
+        (["greedy", "random"], None, 0, "games must be"),
+    ],
+)
+def test_bad_specs_are_refused_by_name(bots, players, games, message):
+    with pytest.raises(InvalidTournament, match=message):
+        make_spec("keltis-card", bots, players, games, "s")
+
+
+def test_a_spec_without_seed_gets_a_server_seed():
+    first = make_spec("keltis-card", ["greedy", "random"], None, 4, None)
+    second = make_spec("keltis-card", ["greedy", "random"], None, 4, None)
+    assert first.players_per_game == 2
+    assert len(first.seed) == 64 and first.seed != second.seed

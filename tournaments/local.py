@@ -1,0 +1,45 @@
+"""Run a tournament in-process (no Redis, no workers): the `keltis tournament` default.
+
+Game k plays exactly `keltis simulate`'s game k of the same seed: the game seed of
+`tournaments.seeds.game_seed` and one shared bot random source seeded by `bot_seed`.
+(A served tournament adds the server's secret salt to the seed, R1, and its bots draw
+from the service's per-version random source: same standings in distribution, other games.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.playout import play_game
+from domain.registry import get_rules
+from tournaments import schedule, seeds
+from tournaments.spec import TournamentSpec
+from tournaments.standings import GameOutcome
+
+LOCAL_ID = "local"
+
+
+def play_local_game(spec: TournamentSpec, index: int) -> GameOutcome:
+    """Game `index` of the tournament, played in this process."""
+    rules = get_rules(spec.game)
+    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    playout = play_game(
+        rules,
+        [spec.bots[entry] for entry in entries],
+        seeds.game_seed(spec.seed, index),
+        seeds.bot_seed(spec.seed, index),
+    )
+    return GameOutcome.from_result(index, seeds.game_id(LOCAL_ID, index), entries, playout.result)
+
+
+def run_local(
+    spec: TournamentSpec, on_game: Callable[[GameOutcome], None] | None = None
+) -> list[GameOutcome]:
+    """Every game of the tournament, in index order."""
+    outcomes = []
+    for index in range(spec.games):
+        outcome = play_local_game(spec, index)
+        outcomes.append(outcome)
+        if on_game is not None:
+            on_game(outcome)
+    return outcomes

@@ -1,0 +1,61 @@
+"""The public summary of a tournament (what GET /v1/tournaments/{id} answers)."""
+
+from __future__ import annotations
+
+from tournaments import schedule, seeds
+from tournaments.spec import TournamentSpec
+from tournaments.standings import GameOutcome, scores_by_entry, standings
+
+RUNNING = "running"
+FINISHED = "finished"
+
+
+def status_of(spec: TournamentSpec, done: int) -> str:
+    return FINISHED if done >= spec.games else RUNNING
+
+
+def summary(
+    tournament_id: str,
+    spec: TournamentSpec,
+    created_at: int,
+    done: int,
+    rows: list[dict],
+    finished_at: int | None,
+    archive: str,
+) -> dict:
+    """Spec, progress, standings and game ids. Seed and salt show only once every game is
+    over (R2: a live game's deck follows from them); until then a SHA-256 commits to them."""
+    status = status_of(spec, done)
+    return {
+        "id": tournament_id,
+        "game": spec.game,
+        "bots": list(spec.bots),
+        "players_per_game": spec.players_per_game,
+        "games": spec.games,
+        "status": status,
+        "progress": {"done": done, "total": spec.games},
+        "block_size": schedule.block_size(len(spec.bots), spec.players_per_game),
+        "seed": spec.seed if status == FINISHED else None,
+        "salt": spec.salt if status == FINISHED else None,
+        "seed_sha256": seeds.seed_sha256(spec.seed, spec.salt),
+        "created_at": created_at,
+        "finished_at": finished_at,
+        "standings": rows,
+        "game_ids": [seeds.game_id(tournament_id, index) for index in range(spec.games)],
+        "archive": archive,
+    }
+
+
+def export_document(summary_: dict, spec: TournamentSpec, outcomes: list[GameOutcome]) -> dict:
+    """standings.json: the summary plus every entry's scores and every game's outcome."""
+    scores = scores_by_entry(len(spec.bots), outcomes)
+    document = dict(summary_)
+    document["standings"] = [
+        {**row, "scores": scores[row["entry"]]} for row in summary_["standings"]
+    ]
+    document["outcomes"] = [outcome.to_dict() for outcome in outcomes]
+    return document
+
+
+def compute_rows(spec: TournamentSpec, outcomes: list[GameOutcome]) -> list[dict]:
+    return standings(spec.bots, spec.players_per_game, outcomes)
