@@ -1,60 +1,36 @@
 """`keltis simulate`: bot-vs-bot games in-process, with per-bot statistics.
 
-Seeds: game k (counted from 0) of `--seed S` uses the 32-byte game seed
-SHA-256(utf8(f"{S}:game:{k}")) and the bot seed int(SHA-256(utf8(f"{S}:bots:{k}"))[:8],
-big-endian). Seats rotate: in game k seat i is played by bot entry (i + k) mod n of `--bots`.
+Seeds (`tournaments.seeds`): game k (counted from 0) of `--seed S` uses the 32-byte game
+seed SHA-256(utf8(f"{S}:game:{k}")) and the bot seed int(SHA-256(utf8(f"{S}:bots:{k}"))[:8],
+big-endian). Seats rotate: in game k seat i is played by bot entry (i + k) mod n of `--bots`;
+game k is game k of `keltis tournament` (in-process) with the same bots and seed.
 A win counts only when the entry's seat is the sole winner; a shared win is counted apart.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import sys
-from collections import Counter
 
 import click
 
 from domain.errors import DomainError
 from domain.playout import play_game
 from domain.registry import game_names, get_rules
-
-Z_95 = 1.96
-
-
-def game_seed(seed: str, game: int) -> bytes:
-    """The 32-byte game seed of game `game` of a simulation."""
-    return hashlib.sha256(f"{seed}:game:{game}".encode()).digest()
+from tournaments import schedule
+from tournaments.seeds import bot_seed, game_seed
+from tournaments.standings import entry_labels, mean_ci95
 
 
-def bot_seed(seed: str, game: int) -> int:
-    """The bots' random seed of game `game` of a simulation."""
-    return int.from_bytes(hashlib.sha256(f"{seed}:bots:{game}".encode()).digest()[:8], "big")
-
-
-def seating(entries: int, game: int) -> list[int]:
+def seating(entries: int, game: int) -> tuple[int, ...]:
     """Which entry of --bots plays each seat in game `game` (rotating)."""
-    return [(seat + game) % entries for seat in range(entries)]
-
-
-def entry_labels(bots: list[str]) -> list[str]:
-    """Labels of the --bots entries, numbered when a name repeats."""
-    counts = Counter(bots)
-    seen: Counter = Counter()
-    labels = []
-    for name in bots:
-        seen[name] += 1
-        labels.append(f"{name}#{seen[name]}" if counts[name] > 1 else name)
-    return labels
+    return schedule.seating(entries, entries, game)
 
 
 def summarize(label: str, scores: list[float], wins: int, shared: int) -> dict:
     """Games, wins, shared wins and the mean score with its 95% interval."""
     games = len(scores)
-    mean = sum(scores) / games
-    variance = sum((s - mean) ** 2 for s in scores) / (games - 1) if games > 1 else 0.0
-    half = Z_95 * math.sqrt(variance / games) if games > 1 else 0.0
+    mean, low, high = mean_ci95(scores)
     return {
         "bot": label,
         "games": games,
@@ -62,7 +38,7 @@ def summarize(label: str, scores: list[float], wins: int, shared: int) -> dict:
         "shared_wins": shared,
         "win_rate": round(wins / games, 4),
         "mean_score": round(mean, 3),
-        "score_ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "score_ci95": [round(low, 3), round(high, 3)],
     }
 
 
