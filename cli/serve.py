@@ -18,6 +18,10 @@ URL_FILE_NAME = "redis.url"
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
 WEB_WORKERS = 2  # gunicorn gthread processes
 WEB_THREADS = 8  # threads per process
+# Each process listens on its own SO_REUSEPORT socket, so the kernel spreads connections
+# over the processes; on one shared socket a busy gthread process tends to accept nearly
+# every keep-alive connection while the other idles.
+WEB_OPTIONS = ("--reuse-port",)
 
 
 @dataclass
@@ -114,6 +118,7 @@ def start_stack(
             "--threads", str(threads),
             "--bind", f"{host}:{port}",
             "--log-level", "warning",
+            *WEB_OPTIONS,
             "api:create_app()",
         ]  # fmt: skip
         stack.processes.append(subprocess.Popen(gunicorn, env=env, stdout=output, stderr=output))
