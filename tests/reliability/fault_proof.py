@@ -19,6 +19,7 @@ import redis
 import requests
 
 from store.service import GameService
+from tests.api.helpers import rotating_pick
 from tests.reliability.logcheck import check_log, verify_finished
 from tests.support import process_reaper
 
@@ -197,7 +198,7 @@ class MoveStream(threading.Thread):
             moves, version = legal.json()["moves"], legal.json()["version"]
             if not moves:
                 continue
-            move = moves[turn % len(moves)]
+            move = rotating_pick(moves, turn)
             turn += 1
             key = uuid.uuid4().hex
             posted = self._send(

@@ -36,6 +36,7 @@ from store.entries import Entry, make_batch
 from store.errors import ServiceError
 from store.record import GAME_CREATED, fold_entries
 from store.service import GameService
+from tests.api.helpers import rotating_pick
 
 CARD = "keltis-card"
 DICE = "keltis-dice"
@@ -322,7 +323,7 @@ def scan_http_game(
         seat = record_state["to_move"]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
         moves = client.get(f"/v1/games/{game_id}/moves", headers=auth).get_json()["moves"]
-        move = moves[turn % len(moves)]
+        move = rotating_pick(moves, turn)
         posted = client.post(f"/v1/games/{game_id}/moves", json=move, headers=auth)
         answered = (seat, posted.get_data(as_text=True))
         report.responses += 1

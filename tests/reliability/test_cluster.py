@@ -10,6 +10,7 @@ from api import create_app
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
 from tests.api.contract import install_requests_hook
+from tests.api.helpers import rotating_pick
 from tests.reliability.fault_proof import sigkill, start_worker
 from tests.reliability.logcheck import check_log, verify_finished, view_of_fold
 from tests.reliability.web import WebServer
@@ -59,7 +60,7 @@ def create(http, base: str, players: list[dict]) -> dict:
 
 def play_one_move(http, base: str, game_id: str, token: str, pick: int) -> dict:
     legal = http.get(f"{base}/v1/games/{game_id}/moves", headers=bearer(token)).json()
-    move = legal["moves"][pick % len(legal["moves"])]
+    move = rotating_pick(legal["moves"], pick)
     posted = http.post(
         f"{base}/v1/games/{game_id}/moves",
         json={**move, "expected_version": legal["version"]},

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+
 import psutil
+import pytest
 import requests
 
 from cli.serve import free_port, start_stack
@@ -42,3 +45,15 @@ def test_a_worker_without_redis_url_or_local_serve_is_told_what_to_do(tmp_path, 
         raise AssertionError("expected NoRedisConfigured")
     monkeypatch.setenv("REDIS_URL", "redis://example:6379/0")
     assert redis_url_from_env(tmp_path / "missing.url") == "redis://example:6379/0"
+
+
+def test_the_stack_refuses_a_port_another_server_listens_on(tmp_path):
+    """gunicorn binds with SO_REUSEPORT, so a busy port must be caught before it starts."""
+    port = free_port()
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        with pytest.raises(RuntimeError, match="in use"):
+            start_stack(port=port, web_workers=1, threads=2, var_dir=tmp_path / "var")
+    assert not (tmp_path / "var").exists()
