@@ -16,12 +16,35 @@ import click
 VAR_DIR = Path("var")
 URL_FILE_NAME = "redis.url"
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
-WEB_WORKERS = 2  # gunicorn gthread processes
-WEB_THREADS = 8  # threads per process
+# gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
+# greenlet, not a thread, so a few processes serve many connections.
+WEB_WORKERS = 2  # gunicorn processes
+WEB_CONNECTIONS = 200  # simultaneous connections per process
 # Each process listens on its own SO_REUSEPORT socket, so the kernel spreads connections
-# over the processes; on one shared socket a busy gthread process tends to accept nearly
-# every keep-alive connection while the other idles.
+# over the processes; on one shared socket a busy process tends to accept nearly every
+# keep-alive connection while the other idles.
 WEB_OPTIONS = ("--reuse-port",)
+
+
+def gunicorn_command(
+    host: str,
+    port: int,
+    workers: int = WEB_WORKERS,
+    connections: int = WEB_CONNECTIONS,
+    extra: tuple[str, ...] = (),
+) -> list[str]:
+    """The production WSGI server serving the API, as `keltis serve` runs it."""
+    return [
+        sys.executable, "-m", "gunicorn",
+        "--worker-class", "gevent",
+        "--workers", str(workers),
+        "--worker-connections", str(connections),
+        "--bind", f"{host}:{port}",
+        "--log-level", "warning",
+        *WEB_OPTIONS,
+        *extra,
+        "api:create_app()",
+    ]  # fmt: skip
 
 
 @dataclass
@@ -103,7 +126,7 @@ def start_stack(
     host: str = "127.0.0.1",
     port: int = 8000,
     web_workers: int = WEB_WORKERS,
-    threads: int = WEB_THREADS,
+    connections: int = WEB_CONNECTIONS,
     bot_workers: int = 1,
     redis_url: str | None = None,
     var_dir: Path = VAR_DIR,
@@ -125,16 +148,7 @@ def start_stack(
             stack.processes.append(
                 subprocess.Popen(keltis_command("worker"), env=env, stdout=output, stderr=output)
             )
-        gunicorn = [
-            sys.executable, "-m", "gunicorn",
-            "--worker-class", "gthread",
-            "--workers", str(web_workers),
-            "--threads", str(threads),
-            "--bind", f"{host}:{port}",
-            "--log-level", "warning",
-            *WEB_OPTIONS,
-            "api:create_app()",
-        ]  # fmt: skip
+        gunicorn = gunicorn_command(host, port, web_workers, connections)
         stack.processes.append(subprocess.Popen(gunicorn, env=env, stdout=output, stderr=output))
         stack.base_url = f"http://{host}:{port}"
         wait_until_healthy(stack)
@@ -166,10 +180,13 @@ def wait_until_healthy(stack: LocalStack, timeout_s: float = 30.0) -> None:
 @click.option("--port", default=8000, show_default=True)
 @click.option("--web-workers", default=WEB_WORKERS, show_default=True, help="gunicorn processes.")
 @click.option(
-    "--threads", default=WEB_THREADS, show_default=True, help="Threads per gunicorn process."
+    "--connections",
+    default=WEB_CONNECTIONS,
+    show_default=True,
+    help="Simultaneous connections per gunicorn process.",
 )
 @click.option("--bot-workers", default=1, show_default=True, help="RQ worker processes.")
-def serve(host, port, web_workers, threads, bot_workers):
+def serve(host, port, web_workers, connections, bot_workers):
     """Run the whole service locally; Ctrl-C stops everything it started."""
     redis_url = os.environ.get("REDIS_URL") or None
     stopping = {"signal": False}
@@ -180,7 +197,9 @@ def serve(host, port, web_workers, threads, bot_workers):
 
     signal.signal(signal.SIGTERM, on_term)
     try:
-        stack = start_stack(host, port, web_workers, threads, bot_workers, redis_url, quiet=False)
+        stack = start_stack(
+            host, port, web_workers, connections, bot_workers, redis_url, quiet=False
+        )
     except RuntimeError as error:
         raise click.ClickException(str(error)) from error
     base = stack.base_url

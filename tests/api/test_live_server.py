@@ -12,7 +12,7 @@ from tests.api.contract import install_requests_hook
 
 @pytest.fixture(scope="module")
 def live_stack(redis_url):
-    stack = start_stack(port=free_port(), web_workers=1, threads=4, redis_url=redis_url)
+    stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
     yield stack
     stack.stop()
 
@@ -48,3 +48,37 @@ def test_oversized_and_malformed_bodies_over_the_wire(live_stack, session):
     assert big.json()["error"]["code"] == "request_entity_too_large"
     bad = session.post(url, data=b"{", headers={"Content-Type": "application/json"})
     assert bad.status_code == 400
+
+
+def test_long_polls_do_not_starve_other_requests(live_stack):
+    """Many clients waiting on GET /events (up to `wait` seconds) hold no worker thread:
+    one gunicorn process with more waiting clients than a thread pool would have still
+    answers a new request at once, and every waiter gets its events when a move lands."""
+    import concurrent.futures
+    import time
+
+    base = live_stack.base_url
+    created = requests.post(
+        f"{base}/v1/games",
+        json={"game": "keltis-card", "players": [{"name": "ann"}, {"name": "bea"}]},
+    ).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    version = created["version"]
+    waiters = 24
+
+    def wait_for_events():
+        answer = requests.get(f"{base}/v1/games/{game_id}/events?after={version}&wait=20")
+        return answer.status_code, [e["version"] for e in answer.json()["events"]]
+
+    with concurrent.futures.ThreadPoolExecutor(waiters) as pool:
+        futures = [pool.submit(wait_for_events) for _ in range(waiters)]
+        time.sleep(1.0)
+        assert not any(f.done() for f in futures)
+        started = time.monotonic()
+        assert requests.get(f"{base}/v1/games/{game_id}").status_code == 200
+        assert time.monotonic() - started < 2.0
+        auth = {"Authorization": f"Bearer {token}"}
+        move = requests.get(f"{base}/v1/games/{game_id}/moves", headers=auth).json()["moves"][0]
+        assert requests.post(f"{base}/v1/games/{game_id}/moves", json=move, headers=auth).ok
+        results = [f.result(timeout=15) for f in futures]
+    assert all(status == 200 and events and events[0] == version + 1 for status, events in results)

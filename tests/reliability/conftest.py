@@ -10,5 +10,5 @@ from tests.reliability.web import WebServer
 @pytest.fixture(scope="module")
 def web(redis_url):
     """gunicorn (2 processes x 8 threads) over the session's Redis; rate limit off."""
-    with WebServer({"REDIS_URL": redis_url}, workers=2, threads=8) as server:
+    with WebServer({"REDIS_URL": redis_url}, workers=2) as server:
         yield server

@@ -33,7 +33,7 @@ def cluster_url(redis_cluster) -> str:
 @pytest.fixture(scope="module")
 def web(cluster_url, queue_redis):
     env = {"REDIS_URL": cluster_url, "RQ_REDIS_URL": queue_redis.url}
-    with WebServer(env, workers=2, threads=4) as server:
+    with WebServer(env, workers=2) as server:
         yield server
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import requests
 
+from cli.serve import gunicorn_command
 from tests.support import process_reaper
 from tests.support.ports import LOOPBACK, pick_free_port
 
@@ -21,12 +21,11 @@ class WebServerError(RuntimeError):
 
 
 class WebServer:
-    """`gunicorn api:create_app()` with `workers` processes of `threads` threads each."""
+    """`gunicorn api:create_app()` with `workers` processes, configured as `keltis serve`."""
 
-    def __init__(self, env: dict[str, str], workers: int = 2, threads: int = 8):
+    def __init__(self, env: dict[str, str], workers: int = 2):
         self.env = {**os.environ, "KELTIS_RATE_LIMIT": "off", **env}
         self.workers = workers
-        self.threads = threads
         self.port = 0
         self.process: subprocess.Popen | None = None
 
@@ -36,16 +35,9 @@ class WebServer:
 
     def start(self, timeout_s: float = 30.0) -> WebServer:
         self.port = pick_free_port()
-        command = [
-            sys.executable, "-m", "gunicorn",
-            "--worker-class", "gthread",
-            "--workers", str(self.workers),
-            "--threads", str(self.threads),
-            "--bind", f"{LOOPBACK}:{self.port}",
-            "--log-level", "warning",
-            "--graceful-timeout", "2",
-            "api:create_app()",
-        ]  # fmt: skip
+        command = gunicorn_command(
+            LOOPBACK, self.port, self.workers, extra=("--graceful-timeout", "2")
+        )
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,

@@ -54,7 +54,7 @@ def test_bad_bots_are_a_usage_error():
 @pytest.mark.slow
 def test_against_a_server_the_cli_posts_polls_and_prints_the_standings(redis_url, tmp_path):
     stack = start_stack(
-        port=free_port(), web_workers=1, threads=4, bot_workers=2, redis_url=redis_url
+        port=free_port(), web_workers=1, connections=50, bot_workers=2, redis_url=redis_url
     )
     try:
         table = tmp_path / "standings.csv"

@@ -15,7 +15,7 @@ from workers.connection import NoRedisConfigured, redis_url_from_env
 def test_the_local_stack_starts_from_nothing_and_stops_without_orphans(tmp_path, monkeypatch):
     monkeypatch.delenv("REDIS_URL", raising=False)
     var = tmp_path / "var"
-    stack = start_stack(port=free_port(), web_workers=1, threads=2, var_dir=var)
+    stack = start_stack(port=free_port(), web_workers=1, connections=50, var_dir=var)
     try:
         url_file = var / "redis.url"
         assert url_file.read_text().strip() == stack.redis_url
@@ -55,5 +55,5 @@ def test_the_stack_refuses_a_port_another_server_listens_on(tmp_path):
         other.bind(("127.0.0.1", port))
         other.listen()
         with pytest.raises(RuntimeError, match="in use"):
-            start_stack(port=port, web_workers=1, threads=2, var_dir=tmp_path / "var")
+            start_stack(port=port, web_workers=1, connections=50, var_dir=tmp_path / "var")
     assert not (tmp_path / "var").exists()
