@@ -19,6 +19,14 @@ from workers.connection import queue_from_env, redis_from_env
 log = logging.getLogger(__name__)
 
 MAX_TURNS_PER_JOB = 2000
+
+
+class BotHasNoMove(DomainError):
+    """A bot seat is to move but the rules list no legal move for it."""
+
+    code = "bot_has_no_move"
+
+
 _services: dict[int, tuple[redis.Redis, GameService]] = {}
 
 
@@ -68,19 +76,24 @@ def play_bot_turns(game_id: str, version: int) -> int:
 
 
 def _bot_move(record) -> dict:
-    """The move of the bot to move, over its own view and legal moves only."""
+    """The move of the bot to move in a stored game."""
     seat = record.to_move
-    rules = record.rules
-    moves = rules.legal_moves(record.state, seat)
-    bot = rules.bots[record.players[seat]["bot"]]
-    move = bot(
-        rules.view(record.state, seat),
-        moves,
+    return bot_command(
+        record.rules,
+        record.state,
+        seat,
+        record.rules.bots[record.players[seat]["bot"]],
         bot_rng(record.seed_hex, record.game_id, record.version),
     )
-    if move in moves:
-        return move
-    log.warning("bot %s proposed a move outside its legal moves; playing the first one", seat)
+
+
+def bot_command(rules, state, seat: int, bot, rng: random.Random) -> dict:
+    """The move of the bot of `seat`, over its own view and legal moves only."""
+    moves = rules.legal_moves(state, seat)
     if not moves:
-        raise DomainError("the bot to move has no legal move")
+        raise BotHasNoMove(f"seat {seat} is to move but has no legal move")
+    move = bot(rules.view(state, seat), moves, rng)
+    if any(move is legal for legal in moves) or move in moves:
+        return move
+    log.warning("bot of seat %s proposed a move outside its legal moves; playing the first", seat)
     return moves[0]

@@ -42,7 +42,7 @@ from store.tournaments import TournamentStore
 from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome, entry_labels
-from workers.bot_turns import bot_rng
+from workers.bot_turns import bot_command, bot_rng
 from workers.connection import queue_from_env, redis_from_env
 
 log = logging.getLogger(__name__)
@@ -175,18 +175,6 @@ def _clients() -> tuple[redis.Redis, redis.Redis]:
         known = (queue, redis_from_env() if os.environ.get(QUEUE_ENV) else queue)
         _stores[id(queue)] = known
     return known[1], queue
-
-
-def bot_command(rules, state, seat: int, bot, rng) -> dict:
-    """The move of the bot of `seat`, over its own view and legal moves only."""
-    moves = rules.legal_moves(state, seat)
-    if not moves:
-        raise TournamentGameStuck(f"seat {seat} is to move but has no legal move")
-    move = bot(rules.view(state, seat), moves, rng)
-    if any(move is legal for legal in moves) or move in moves:
-        return move
-    log.warning("bot of seat %s proposed a move outside its legal moves; playing the first", seat)
-    return moves[0]
 
 
 def players_of(spec: TournamentSpec, entries) -> list[dict]:
