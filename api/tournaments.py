@@ -39,6 +39,7 @@ class CreateTournamentSchema(Schema):
     players_per_game = fields.Integer(strict=True, validate=validate.Range(min=1, max=8))
     games = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_GAMES))
     seed = fields.String(validate=validate.Length(min=1, max=200))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=40)), load_default=dict)
 
 
 _create_schema = CreateTournamentSchema()
@@ -80,7 +81,12 @@ def create_tournament():
 
     body = json_body(_create_schema)
     spec = make_spec(
-        body["game"], body["bots"], body.get("players_per_game"), body["games"], body.get("seed")
+        body["game"],
+        body["bots"],
+        body.get("players_per_game"),
+        body["games"],
+        body.get("seed"),
+        options=body["options"],
     )
     spec = replace(spec, salt=new_salt())  # the server's share of the randomness (R1)
     tid = seeds.new_tournament_id()

@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from cli.options import option_flag, parse_option_pairs
 from domain.errors import DomainError
 from domain.playout import play_game
 from domain.registry import game_names, get_rules
@@ -81,14 +82,8 @@ def run_simulation(
 
 def parse_options(rules, pairs: tuple[str, ...]) -> dict:
     """`KEY=VALUE` pairs checked by the game's own option rules."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
-        options[key] = value
     try:
-        return rules.normalize_options(options)
+        return rules.normalize_options(parse_option_pairs(pairs))
     except DomainError as error:
         raise click.BadParameter(error.message, param_hint="--option") from error
 
@@ -156,13 +151,7 @@ def show_game(game: str, bots: list[str], seed: str, options: dict | None = None
 @click.option("--seed", default="1", show_default=True, help="Derives every game's seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 @click.option("--show", is_flag=True, help="Print one game turn by turn instead.")
-@click.option(
-    "--option",
-    "option_pairs",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A game option, e.g. board=advanced for keltis-dice. Repeatable.",
-)
+@option_flag
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def simulate(game, bots, games, seed, as_json, show, option_pairs, progress):
     """Play bot-vs-bot games in-process and print each bot's results."""

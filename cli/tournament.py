@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from cli.options import option_flag, parse_option_pairs
 from domain.registry import game_names
 
 POLL_S = 0.5
@@ -90,8 +91,11 @@ def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a PNG of the scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write CSV here.")
+@option_flag
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
-def tournament(game, bots, players, games, seed, server, chart, as_json, csv_path, progress):
+def tournament(
+    game, bots, players, games, seed, server, chart, as_json, csv_path, option_pairs, progress
+):
     """Play a bot-vs-bot tournament and print its standings."""
     from tournaments.errors import InvalidTournament
     from tournaments.export import standings_csv
@@ -99,12 +103,14 @@ def tournament(game, bots, players, games, seed, server, chart, as_json, csv_pat
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
-        spec = make_spec(game, names, players, games, seed)
+        spec = make_spec(
+            game, names, players, games, seed, options=parse_option_pairs(option_pairs)
+        )
     except InvalidTournament as error:
         raise click.BadParameter(error.message) from error
     if server:
         body = {"game": game, "bots": names, "players_per_game": spec.players_per_game}
-        body.update({"games": games, "seed": spec.seed})
+        body.update({"games": games, "seed": spec.seed, "options": spec.game_options})
         document = run_on_server(server, body, progress)
     else:
         document = run_in_process(spec, progress)

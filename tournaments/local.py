@@ -28,6 +28,7 @@ def play_local_game(spec: TournamentSpec, index: int) -> GameOutcome:
         [spec.bots[entry] for entry in entries],
         seeds.game_seed(spec.seed, index),
         seeds.bot_seed(spec.seed, index),
+        options=spec.game_options,
     )
     return GameOutcome.from_result(index, seeds.game_id(LOCAL_ID, index), entries, playout.result)
 

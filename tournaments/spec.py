@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import asdict, dataclass
 
+from domain.errors import DomainError
 from tournaments.errors import InvalidTournament
 
 MAX_GAMES = 10_000
@@ -25,10 +26,17 @@ class TournamentSpec:
     seed: str
     games_per_job: int = 1
     salt: str | None = None  # server-drawn, secret until the end (see tournaments.seeds)
+    options: tuple[tuple[str, object], ...] = ()  # the game's options, as sorted pairs
+
+    @property
+    def game_options(self) -> dict:
+        """The options every game of the tournament is created with."""
+        return dict(self.options)
 
     def to_dict(self) -> dict:
         data = asdict(self)
         data["bots"] = list(self.bots)
+        data["options"] = self.game_options
         return data
 
     @classmethod
@@ -41,6 +49,7 @@ class TournamentSpec:
             seed=data["seed"],
             games_per_job=int(data.get("games_per_job", 1)),
             salt=data.get("salt"),
+            options=tuple(sorted(data.get("options", {}).items())),
         )
 
 
@@ -61,6 +70,7 @@ def make_spec(
     games: int,
     seed: str | None,
     games_per_job: int = GAMES_PER_JOB,
+    options: dict | None = None,
 ) -> TournamentSpec:
     """A checked spec; InvalidTournament names what is wrong.
 
@@ -87,4 +97,16 @@ def make_spec(
         raise InvalidTournament(f"games must be 1 to {MAX_GAMES}")
     if games_per_job < 1:
         raise InvalidTournament("games_per_job must be at least 1")
-    return TournamentSpec(game, tuple(bots), seats, games, seed or new_seed(), games_per_job)
+    try:
+        normalized = rules.normalize_options(options or {})
+    except DomainError as error:
+        raise InvalidTournament(f"options: {error.message}") from error
+    return TournamentSpec(
+        game,
+        tuple(bots),
+        seats,
+        games,
+        seed or new_seed(),
+        games_per_job,
+        options=tuple(sorted(normalized.items())),
+    )

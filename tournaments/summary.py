@@ -31,6 +31,7 @@ def summary(
         "game": spec.game,
         "bots": list(spec.bots),
         "players_per_game": spec.players_per_game,
+        "options": spec.game_options,
         "games": spec.games,
         "status": status,
         "progress": {"done": done, "total": spec.games},

@@ -191,7 +191,7 @@ def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: 
         record, _ = service.create(
             spec.game,
             players_of(spec, entries),
-            {},
+            spec.game_options,
             game_id=game_id,
             seed=seeds.game_seed(spec.seed, index, spec.salt),
         )

@@ -206,3 +206,27 @@ def test_a_three_seat_dice_tournament_rotates_and_matches_its_games(
         assert (row["wins"], row["shared_wins"]) == (own["wins"], own["shared"])
     replay = client.get(f"/v1/games/{state['game_ids'][0]}/replay")
     assert verify(json.loads(replay.data)).ok
+
+
+def test_W2_a_dice_tournament_plays_every_game_on_the_advanced_board(
+    client, run_queued_jobs, drained_tournament_queue
+):
+    tid = start(
+        client, game="keltis-dice", games=2, options={"board": "advanced"}, seed="advanced"
+    )["id"]
+    assert client.get(f"/v1/tournaments/{tid}").json["options"] == {"board": "advanced"}
+    run_queued_jobs()
+    done = client.get(f"/v1/tournaments/{tid}").json
+    assert done["status"] == "finished"
+    for game_id in done["game_ids"]:
+        assert client.get(f"/v1/games/{game_id}").json["options"] == {"board": "advanced"}
+
+
+def test_tournament_options_are_checked_by_the_games_rules(client):
+    refused = client.post(
+        "/v1/tournaments", json={**BODY, "game": "keltis-dice", "options": {"board": "round"}}
+    )
+    assert refused.status_code == 422
+    assert refused.json["error"]["code"] == "invalid_tournament"
+    unknown = client.post("/v1/tournaments", json={**BODY, "options": {"board": "advanced"}})
+    assert unknown.status_code == 422

@@ -81,3 +81,12 @@ def test_against_a_server_the_cli_posts_polls_and_prints_the_standings(redis_url
     assert [row["games"] for row in document["standings"]] == [10, 10]
     assert len(document["outcomes"]) == 10
     assert table.read_text().startswith("bot,games,wins")
+
+
+def test_W2_an_in_process_tournament_takes_game_options():
+    arguments = ["tournament", "--game", "keltis-dice", "--games", "4", "--json", "--no-progress"]
+    advanced = CliRunner().invoke(cli, [*arguments, "--option", "board=advanced"])
+    assert advanced.exit_code == 0, advanced.output
+    assert json.loads(advanced.output)["options"] == {"board": "advanced"}
+    refused = CliRunner().invoke(cli, [*arguments, "--option", "board=round"])
+    assert refused.exit_code == 2
