@@ -15,10 +15,12 @@ reroll, k counted from 0 over the whole game). Python's `random` module is never
 from __future__ import annotations
 
 import hashlib
-import hmac
+import struct
 
 SEED_BYTES = 32
 _U64 = 1 << 64
+_BLOCK_U64S = struct.Struct(">4Q").unpack  # one 32-byte block as four big-endian u64
+_SHA256_BLOCK = 64  # HMAC pads the key to the hash's block size
 
 
 def seed_commitment(seed: bytes) -> str:
@@ -29,26 +31,20 @@ def seed_commitment(seed: bytes) -> str:
 class Stream:
     """An endless sequence of unbiased integers for one label of one seed."""
 
-    __slots__ = ("_block", "_buffer", "_keyed", "_label", "_offset")
+    __slots__ = ("_block", "_chance", "_prefix", "_values")
 
-    def __init__(self, keyed: hmac.HMAC, label: str):
-        self._keyed = keyed
-        self._label = label.encode()
+    def __init__(self, chance: Chance, label: str):
+        self._chance = chance
+        self._prefix = label.encode() + b":"
         self._block = 0
-        self._buffer = b""
-        self._offset = 0
+        self._values: list[int] = []  # u64s of the current block not yet used, last first
 
     def _next_u64(self) -> int:
-        if self._offset + 8 > len(self._buffer):
-            msg = self._label + b":" + str(self._block).encode()
-            mac = self._keyed.copy()
-            mac.update(msg)
-            self._buffer = mac.digest()
+        values = self._values
+        if not values:
+            values.extend(reversed(self._chance.block_u64s(self._prefix, self._block)))
             self._block += 1
-            self._offset = 0
-        value = int.from_bytes(self._buffer[self._offset : self._offset + 8], "big")
-        self._offset += 8
-        return value
+        return values.pop()
 
     def randbelow(self, n: int) -> int:
         """An integer in [0, n), without modulo bias."""
@@ -64,14 +60,25 @@ class Stream:
 class Chance:
     """All randomness of one game, derived from its seed. Pure: same seed, same results."""
 
-    __slots__ = ("_keyed", "seed")
+    __slots__ = ("_inner", "_outer", "seed")
 
     def __init__(self, seed: bytes):
         if len(seed) != SEED_BYTES:
             raise ValueError(f"a seed has {SEED_BYTES} bytes")
         self.seed = seed
-        # The key schedule of HMAC is computed once and copied for every block.
-        self._keyed = hmac.new(seed, digestmod=hashlib.sha256)
+        # HMAC-SHA256 by its definition (RFC 2104), the padded-key states hashed once and
+        # copied for every block: the same bytes as `hmac.new(seed, msg, sha256)`, cheaper.
+        key = bytes(seed).ljust(_SHA256_BLOCK, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+
+    def block_u64s(self, prefix: bytes, index: int) -> tuple[int, int, int, int]:
+        """block(label, index) as four u64; `prefix` is `utf8(label) + b":"`."""
+        inner = self._inner.copy()
+        inner.update(b"%b%d" % (prefix, index))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return _BLOCK_U64S(outer.digest())
 
     @classmethod
     def from_hex(cls, seed_hex: str) -> Chance:
@@ -80,7 +87,7 @@ class Chance:
 
     def stream(self, label: str) -> Stream:
         """The integer stream of one label."""
-        return Stream(self._keyed, label)
+        return Stream(self, label)
 
     def shuffled(self, items, label: str) -> list:
         """A Fisher-Yates shuffle of `items` driven by the stream of `label`."""
@@ -92,6 +99,29 @@ class Chance:
         return result
 
     def draws(self, label: str, count: int, bound: int) -> list[int]:
-        """`count` integers in [0, bound) from the stream of `label` (dice faces)."""
-        stream = self.stream(label)
-        return [stream.randbelow(bound) for _ in range(count)]
+        """`count` integers in [0, bound) from the stream of `label` (dice faces).
+
+        The same values as `count` calls of `stream(label).randbelow(bound)`, read a whole
+        block at a time (this runs for every roll of the dice game)."""
+        if count <= 0:
+            return []
+        if bound <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        limit = _U64 - (_U64 % bound)
+        label_bytes = label.encode()
+        inner_state, outer_state = self._inner, self._outer
+        result: list[int] = []
+        block = 0
+        while len(result) < count:  # `block_u64s` inlined: one call per roll saved
+            inner = inner_state.copy()
+            inner.update(b"%b:%d" % (label_bytes, block))
+            outer = outer_state.copy()
+            outer.update(inner.digest())
+            values = _BLOCK_U64S(outer.digest())
+            if max(values) < limit:  # nearly always: no value falls in the biased tail
+                result += map(bound.__rmod__, values)
+            else:
+                result += [value % bound for value in values if value < limit]
+            block += 1
+        del result[count:]
+        return result

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from domain.chance import Chance
 from domain.dice.board import COLORS
-from domain.dice.commands import CLOVERS, MOVES, PASS, REROLL_CHOICES, ROLL_STAGE
+from domain.dice.commands import CLOVERS, MOVES, PASS, REROLL_CHOICES, REROLLS, ROLL_STAGE
 from domain.dice.state import (
     CLOVER,
     COLOR_INDEX,
@@ -39,6 +39,7 @@ from domain.dice.state import (
 from domain.errors import GameOver, IllegalMove, NotYourTurn
 
 GOAL_THRESHOLD = {2: 5, 3: 7, 4: 8}  # F1
+_FACE_NAME = FACES.__getitem__
 
 
 def roll_event(k: int, seat: int, chance: Chance) -> dict:
@@ -48,11 +49,14 @@ def roll_event(k: int, seat: int, chance: Chance) -> dict:
         "type": "dice_rolled",
         "seat": seat,
         "roll": k,
-        "dice": [FACES[f] for f in faces],
+        "dice": [*map(_FACE_NAME, faces)],
     }
 
 
 _REROLL_SET = frozenset(REROLL_CHOICES)
+# The shared read-only reroll commands `legal_moves` hands out are valid by construction:
+# id -> (command, its sorted indexes), so `_reroll` can skip re-validating them.
+_SHARED_REROLLS = {id(command): (command, tuple(command["dice"])) for command in REROLLS}
 
 # ---------------------------------------------------------------- legality
 
@@ -136,6 +140,31 @@ def _keep(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list
 
 
 def _reroll(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
+    shared = _SHARED_REROLLS.get(id(command))
+    if shared is not None and shared[0] is command:
+        ordered = [*shared[1]]
+    else:
+        ordered = _reroll_indexes(command)
+    k = state.rolls
+    faces = chance.draws(f"roll:{k}", len(ordered), 6)
+    dice = list(state.dice)
+    for index, face in zip(ordered, faces, strict=True):
+        dice[index] = face
+    events = [
+        {
+            "type": "dice_rerolled",
+            "seat": seat,
+            "roll": k,
+            "indexes": ordered,
+            "dice": [*map(_FACE_NAME, dice)],
+        }
+    ]
+    _stone_tile(dice, state.supply, seat, events)
+    return events
+
+
+def _reroll_indexes(command: Mapping) -> list[int]:
+    """The sorted dice indexes of a client's reroll command; raises IllegalMove (T1)."""
     _only_keys(command, 2, "T1")
     indexes = command.get("dice")
     try:
@@ -148,22 +177,7 @@ def _reroll(state: DiceState, seat: int, command: Mapping, chance: Chance) -> li
         valid = False
     if not valid:
         raise IllegalMove("reroll needs a non-empty list of distinct dice indexes 0-4", "T1")
-    k = state.rolls
-    faces = chance.draws(f"roll:{k}", len(ordered), 6)
-    dice = list(state.dice)
-    for index, face in zip(ordered, faces, strict=True):
-        dice[index] = face
-    events = [
-        {
-            "type": "dice_rerolled",
-            "seat": seat,
-            "roll": k,
-            "indexes": ordered,
-            "dice": [FACES[f] for f in dice],
-        }
-    ]
-    _stone_tile(dice, state.supply, seat, events)
-    return events
+    return ordered
 
 
 def _stone_tile(dice, supply: int, seat: int, events: list) -> None:
@@ -172,7 +186,16 @@ def _stone_tile(dice, supply: int, seat: int, events: list) -> None:
         events.append({"type": "tile_taken", "seat": seat, "cause": "stones"})
 
 
+# The shared read-only move and clover commands of `legal_moves`: id -> (command, path).
+_SHARED_COLORS = {id(command): (command, path) for path, command in enumerate(MOVES)} | {
+    id(command): (command, path) for path, command in enumerate(CLOVERS)
+}
+
+
 def _color(command: Mapping, rule: str) -> int:
+    shared = _SHARED_COLORS.get(id(command))
+    if shared is not None and shared[0] is command:
+        return shared[1]
     _only_keys(command, 2, rule)
     color = command.get("color")
     path = COLOR_INDEX.get(color) if isinstance(color, str) else None
@@ -208,7 +231,8 @@ def _advance(
     target, refusal = move_target(state, seat, path, steps)
     if refusal is not None:
         raise IllegalMove(_REFUSALS[refusal], refusal)
-    row = state.positions[seat]
+    positions = state.positions
+    row = positions[seat]
     events: list[dict] = [
         {
             "type": "marker_moved",
@@ -219,25 +243,23 @@ def _advance(
             "by": by,
         }
     ]
-    moved = state.copy()
-    moved.positions = (
-        *state.positions[:seat],
-        (*row[:path], target, *row[path + 1 :]),
-        *state.positions[seat + 1 :],
-    )
-    if row[path] < state.board.goal_from <= target:  # F1 can only trigger on entering a goal
+    board = state.board
+    new_row = (*row[:path], target, *row[path + 1 :])
+    if row[path] < board.goal_from <= target:  # F1 can only trigger on entering a goal
+        moved = state.copy()
+        moved.positions = (*positions[:seat], new_row, *positions[seat + 1 :])
         ending = end_reason(moved, seat)
         if ending is not None:
             events.append(
                 {"type": "game_ended", "reason": ending, "goal_markers": goal_markers(moved)}
             )
             return events
-    bonus = state.board.bonus[path][target]
+    bonus = board.bonus[path][target]
     if bonus == "stone":
         if state.supply > 0:
             events.append({"type": "tile_taken", "seat": seat, "cause": "stone_field"})
     elif bonus == "clover":
-        if any(move_target(moved, seat, p, 1)[1] is None for p in range(len(COLORS))):
+        if _has_clover_target(new_row, board.forbidden):
             events.append({"type": "clover_gained", "seat": seat})
             return events
     elif bonus == "kobold":
@@ -246,6 +268,15 @@ def _advance(
         return events
     events.append(roll_event(state.rolls, (seat + 1) % state.players, chance))
     return events
+
+
+def _has_clover_target(row: tuple[int, ...], forbidden: tuple[tuple[bool, ...], ...]) -> bool:
+    """Whether any marker of `row` may make a one-field clover move (`move_target` inlined)."""
+    may_enter = markers_placed(row) < MARKERS
+    for path, field in enumerate(row):
+        if field != 9 and (field or may_enter) and not forbidden[path][field + 1]:
+            return True
+    return False
 
 
 def end_reason(state: DiceState, mover: int) -> str | None:

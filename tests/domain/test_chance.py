@@ -68,3 +68,41 @@ def test_R1_shuffle_is_a_permutation_and_bad_input_is_refused():
         Chance(b"short")
     with pytest.raises(ValueError):
         Chance(ZERO_SEED).stream("x").randbelow(0)
+
+
+def _reference_stream(seed: bytes, label: str):
+    """The derivation exactly as documented in domain/chance.py, with the hmac module."""
+    block = 0
+    while True:
+        digest = hmac.new(seed, label.encode() + b":" + str(block).encode(), hashlib.sha256)
+        data = digest.digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(data[offset : offset + 8], "big")
+        block += 1
+
+
+def _reference_randbelow(stream, n: int) -> int:
+    limit = 2**64 - (2**64 % n)
+    while True:
+        value = next(stream)
+        if value < limit:
+            return value % n
+
+
+@pytest.mark.parametrize("bound", [1, 2, 6, 101, 2**63 + 1, 2**64 - 1])
+def test_R3_draws_and_shuffles_equal_the_documented_derivation(bound):
+    for number in range(25):
+        seed = hashlib.sha256(f"reference:{number}".encode()).digest()
+        label = ["roll:0", "deck", "ünïcode", ""][number % 4]
+        reference = _reference_stream(seed, label)
+        expected = [_reference_randbelow(reference, bound) for _ in range(9)]
+        assert Chance(seed).draws(label, 9, bound) == expected
+        stream = Chance(seed).stream(label)
+        assert [stream.randbelow(bound) for _ in range(9)] == expected
+    seed = hashlib.sha256(b"reference-shuffle").digest()
+    reference = _reference_stream(seed, "deck")
+    items = list(range(30))
+    for i in range(len(items) - 1, 0, -1):
+        j = _reference_randbelow(reference, i + 1)
+        items[i], items[j] = items[j], items[i]
+    assert Chance(seed).shuffled(range(30), "deck") == items
