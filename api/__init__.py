@@ -23,7 +23,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
+    from api.json_provider import OrjsonProvider
+
+    app.json = OrjsonProvider(app)
 
     from api import errors, extensions, games, meta, ratelimit
 

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import presenters, schemas
+from api import presenters, ratelimit, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.errors import ApiError
@@ -88,7 +88,7 @@ def get_game(game_id: str):
 @blueprint.get("/<game_id>/moves")
 def get_moves(game_id: str):
     token = bearer_token()
-    record, token_hashes, _ = service().load(game_id)
+    record, token_hashes, _ = service().load(game_id, rider=ratelimit.rider())
     seat = service().seat_of(game_id, token, token_hashes)
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
@@ -117,6 +117,7 @@ def post_move(game_id: str):
         presenters.move_result,
         expected_version=expected,
         idempotency_key=key,
+        rider=ratelimit.rider(),
     )
     response = jsonify(answer.body)
     response.status_code = answer.status

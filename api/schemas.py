@@ -87,6 +87,9 @@ class ListQuerySchema(Strict):
 
 
 # ----- responses -----------------------------------------------------------------------
+# Game views, results, events, commands and legal moves come from the rules (already plain
+# JSON data, checked against openapi.yaml by the contract tests): fields.Raw passes them
+# through as they are instead of copying every nested dict.
 
 
 class PlayerSchema(Schema):
@@ -129,8 +132,8 @@ class GameSchema(Schema):
     to_move = fields.Integer(allow_none=True)
     players = fields.List(fields.Nested(PlayerSchema))
     seat = fields.Integer(allow_none=True)
-    view = fields.Dict(allow_none=True)
-    result = fields.Dict(allow_none=True)
+    view = fields.Raw(allow_none=True)
+    result = fields.Raw(allow_none=True)
     created_at = fields.Integer()
     updated_at = fields.Integer()
 
@@ -138,15 +141,15 @@ class GameSchema(Schema):
 class LegalMovesSchema(Schema):
     version = fields.Integer()
     seat = fields.Integer()
-    moves = fields.List(fields.Dict())
+    moves = fields.Raw()
 
 
 class EventSchema(Schema):
     version = fields.Integer()
     at = fields.Integer()
     by = fields.Integer(allow_none=True)
-    cmd = fields.Dict()
-    event = fields.Dict()
+    cmd = fields.Raw()
+    event = fields.Raw()
 
 
 class MoveResultSchema(Schema):
@@ -154,9 +157,9 @@ class MoveResultSchema(Schema):
     status = fields.String()
     to_move = fields.Integer(allow_none=True)
     events = fields.List(fields.Nested(EventSchema))
-    view = fields.Dict(allow_none=True)
-    legal_moves = fields.List(fields.Dict())
-    result = fields.Dict(allow_none=True)
+    view = fields.Raw(allow_none=True)
+    legal_moves = fields.Raw()
+    result = fields.Raw(allow_none=True)
 
 
 class EventsSchema(Schema):

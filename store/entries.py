@@ -7,9 +7,10 @@ An entry is compact JSON: `v` format version, `n` version number, `at` server ti
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 FORMAT_VERSION = 1
 READABLE_FORMATS = frozenset({1})
@@ -40,18 +41,18 @@ def make_batch(
     ]
 
 
-def encode(entry: Entry) -> str:
-    """Compact JSON of an entry."""
+def encode(entry: Entry) -> bytes:
+    """Compact JSON (UTF-8) of an entry; non-string keys become strings, as in `json`."""
     data: dict[str, Any] = {"v": FORMAT_VERSION, "n": entry.n, "at": entry.at, "by": entry.by}
     if entry.cmd is not None:
         data["cmd"] = entry.cmd
     data["e"] = entry.event
-    return json.dumps(data, separators=(",", ":"))
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 def decode(raw: bytes | str) -> Entry:
     """An entry from its stored JSON; UnreadableEntry for an unknown format version."""
-    data = json.loads(raw)
+    data = orjson.loads(raw)
     if data.get("v") not in READABLE_FORMATS:
         raise UnreadableEntry(f"log entry format {data.get('v')!r} is not readable")
     return Entry(n=data["n"], at=data["at"], by=data["by"], event=data["e"], cmd=data.get("cmd"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import redis
 
 from store import keys
@@ -48,7 +49,7 @@ def update(
     pipe.hset(
         keys.game_summaries(),
         record.game_id,
-        json.dumps(summary(record), separators=(",", ":")),
+        orjson.dumps(summary(record)),
     )
     if _bot_due(record):
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})

@@ -31,7 +31,7 @@ from store.errors import (
     VersionConflict,
     WrongGameToken,
 )
-from store.eventstore import EventStore
+from store.eventstore import EventStore, Gate, Rider
 from store.record import GAME_CREATED, SEAT_JOINED, GameRecord, fold_entries
 
 GAME_ID_BYTES = 16  # 128 random bits, URL-safe
@@ -98,12 +98,15 @@ class GameService:
         return found
 
     def load(
-        self, game_id: str, idempotency_field: str | None = None
+        self, game_id: str, idempotency_field: str | None = None, rider: Rider | None = None
     ) -> tuple[GameRecord, dict[int, str], dict | None]:
-        """The game at its newest version (one round trip), its token hashes, a prior answer."""
+        """The game at its newest version (one round trip), its token hashes, a prior answer.
+
+        A `rider` sends its own commands in that round trip (EventStore.load).
+        """
         cached = self.cache.get(game_id)
         after = cached.version if cached else 0
-        snapshot = self.store.load(game_id, after, idempotency_field)
+        snapshot = self.store.load(game_id, after, idempotency_field, rider=rider)
         if cached is not None and snapshot.length < cached.version:
             # The log is shorter than this process's copy: Redis lost its tail (a crash
             # without appendfsync always) or was restored from a backup. Re-read it all.
@@ -233,16 +236,27 @@ class GameService:
         render: Render,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        rider: Rider | None = None,
     ) -> Answer:
-        """Apply one command of the token's seat; answer as `render` says (200)."""
+        """Apply one command of the token's seat; answer as `render` says (200).
+
+        A `rider` rides along with the first load's round trip (EventStore.load).
+        """
         claim = tokens.parse(token) if token else None
         field = None
         if idempotency_key is not None and claim is not None:
             field = f"{claim.seat}:{idempotency_key}"
         # Only a request with an Idempotency-Key needs its fingerprint (stored, compared).
         fingerprint = _fingerprint(command, expected_version) if field is not None else None
+        if claim is not None and claim.game_id == game_id:
+            answer, rider = self._play_on_cached(
+                claim, command, render, expected_version, field, fingerprint, rider
+            )
+            if answer is not None:
+                return answer
         for _ in range(MAX_RETRIES):
-            record, token_hashes, prior = self.load(game_id, field)
+            record, token_hashes, prior = self.load(game_id, field, rider)
+            rider = None
             seat = self.seat_of(game_id, token, token_hashes)
             if seat is None:
                 raise Unauthenticated("a seat's bearer token is required")
@@ -259,6 +273,50 @@ class GameService:
             if expected_version is not None:
                 raise VersionConflict("the game has moved on", result.version)
         raise VersionConflict("the game is too busy; try again", result.version)
+
+    def _play_on_cached(
+        self,
+        claim: tokens.TokenClaim,
+        command: dict,
+        render: Render,
+        expected_version: int | None,
+        field: str | None,
+        fingerprint: str | None,
+        rider: Rider | None,
+    ) -> tuple[Answer | None, Rider | None]:
+        """One round trip for a move when this process holds the game's newest version.
+
+        The command is decided on the cached record and appended with the token's hash
+        checked by the append script (and the rider's counter, if it has one, counted
+        there). (None, rider still to send) when that is not possible or did not happen:
+        the caller then loads the game and answers exactly as without this shortcut.
+        """
+        record = self.cache.get(claim.game_id)
+        gate = rider.gate() if rider is not None else None
+        if record is None or (rider is not None and gate is None):
+            return None, rider
+        try:
+            batch, after = self.decide(record, claim.seat, command, expected_version)
+        except Exception:  # a stale copy may refuse what the newest version accepts
+            return None, rider
+        body = render(after, batch, claim.seat)
+        answer = {"fp": fingerprint, "status": 200, "body": body}
+        result = self._append(
+            record,
+            after,
+            batch,
+            field,
+            answer,
+            token_check=(claim.seat, tokens.digest(claim.token)),
+            gate=gate,
+        )
+        if rider is not None:
+            rider.answer([result.count])  # raises when the counter refused the request
+        if result.status == "ok":
+            return Answer(200, body), None
+        if result.status == "dup":
+            return _repeat(result.first_answer, fingerprint), None
+        return None, None
 
     def decide(
         self, record: GameRecord, seat: int, command: dict, expected_version: int | None = None
@@ -292,6 +350,8 @@ class GameService:
         answer: dict | None = None,
         token_hashes: dict[int, str] | None = None,
         enqueue: bool = True,
+        token_check: tuple[int, str] | None = None,
+        gate: Gate | None = None,
     ):
         """Append `batch` and write the index of `after` in the same round trip.
 
@@ -306,6 +366,8 @@ class GameService:
             answer,
             token_hashes,
             also=lambda pipe: index.update(pipe, after, before),
+            token_check=token_check,
+            gate=gate,
         )
         if result.status != "ok":
             if result.status == "conflict" and before and result.version < before.version:

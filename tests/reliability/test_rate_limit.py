@@ -91,3 +91,45 @@ def test_a_redis_outage_under_the_limiter_is_a_clean_503(redis_server_factory):
     down = client.get("/v1/games")
     assert down.status_code == 503
     assert down.get_json()["error"]["code"] == "storage_unavailable"
+
+
+def _new_game(client) -> tuple[str, dict, int]:
+    created = client.post(
+        "/v1/games", json={"game": "keltis-card", "players": [{"name": "a"}, {"name": "b"}]}
+    ).get_json()
+    seat = created["to_move"]
+    token = next(s["token"] for s in created["seats"] if s["seat"] == seat)
+    return created["id"], {"Authorization": f"Bearer {token}"}, created["version"]
+
+
+def test_a_move_counted_with_its_games_read_is_refused_before_it_is_applied(redis_url):
+    app, _ = limited_app(redis_url, "4 per minute")
+    assert app.extensions["keltis_rate_limit"].can_ride
+    client = app.test_client()
+    game_id, auth, version = _new_game(client)  # 1
+    moves = client.get(f"/v1/games/{game_id}/moves", headers=auth)  # 2
+    assert moves.status_code == 200
+    move = moves.get_json()["moves"][0]
+    assert (
+        client.post(f"/v1/games/{game_id}/moves", json=move, headers=auth).status_code == 200
+    )  # 3
+    fourth = client.get(f"/v1/games/{game_id}/moves", headers=auth)
+    assert fourth.status_code == 200
+    limited = client.post(f"/v1/games/{game_id}/moves", json=move, headers=auth)
+    assert limited.status_code == 429
+    assert limited.get_json()["error"]["code"] == "rate_limited"
+    assert 0 < int(limited.headers["Retry-After"]) <= 60
+    assert client.get(f"/v1/games/{game_id}/moves", headers=auth).status_code == 429
+    assert redis.Redis.from_url(redis_url).llen(f"keltis:game:{{{game_id}}}:log") == version + 1
+
+
+def test_a_move_refused_before_its_games_read_is_still_counted(redis_url):
+    app, _ = limited_app(redis_url, "3 per minute")
+    client = app.test_client()
+    game_id, auth, _ = _new_game(client)  # 1
+    for _ in range(2):  # 2, 3: a body that is not JSON fails before the game is read
+        bad = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth)
+        assert bad.status_code in (400, 422)
+    limited = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth)
+    assert limited.status_code == 429
+    assert int(limited.headers["Retry-After"]) > 0

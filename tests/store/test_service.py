@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from store import tokens
+from store import keys, tokens
 from store.cache import RecordCache
-from store.errors import SeatUnavailable, VersionConflict
+from store.errors import SeatUnavailable, Unauthenticated, VersionConflict
 from store.service import GameService
 from tests.store import toy_game
 
@@ -124,13 +124,14 @@ def test_a_lost_race_repairs_the_optimistic_index_write(service, toy, redis_clie
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     racer = GameService(redis_client, RecordCache(), enqueue_bots=False)
     stale = racer.load(record.game_id)
+    racer.cache.discard(record.game_id)  # the race of a load, not of a cached copy (below)
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
     real_load = racer.load
     calls = []
 
-    def stale_first(game_id, field=None):
+    def stale_first(game_id, field=None, rider=None):
         calls.append(game_id)
-        return stale if len(calls) == 1 else real_load(game_id, field)
+        return stale if len(calls) == 1 else real_load(game_id, field, rider)
 
     monkeypatch.setattr(racer, "load", stale_first)
     card_move = record.rules.legal_moves(record.state, 0)[0]  # 3 events, unlike a pass
@@ -141,3 +142,33 @@ def test_a_lost_race_repairs_the_optimistic_index_write(service, toy, redis_clie
     listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
     assert listed[record.game_id]["version"] == record.version + 1
     assert listed[record.game_id]["to_move"] == 1
+
+
+def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_and_the_index_is_repaired(
+    service, toy, redis_client
+):
+    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    racer = GameService(redis_client, RecordCache(), enqueue_bots=False)
+    racer.load(record.game_id)  # the racer's process caches this version
+    service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
+    card_move = record.rules.legal_moves(record.state, 0)[0]
+    with pytest.raises(VersionConflict):
+        racer.play(
+            record.game_id, seat_tokens[0], card_move, render, expected_version=record.version
+        )
+    assert redis_client.llen(keys.log(record.game_id)) == record.version + 1
+    listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
+    assert listed[record.game_id]["version"] == record.version + 1
+    assert listed[record.game_id]["to_move"] == 1
+
+
+def test_a_move_on_a_cached_copy_still_needs_the_seats_own_token(service, toy, redis_client):
+    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    forged = seat_tokens[0].rsplit(".", 1)[0] + ".not-the-secret"
+    card_move = record.rules.legal_moves(record.state, 0)[0]
+    assert service.cache.get(record.game_id) is not None
+    with pytest.raises(Unauthenticated):
+        service.play(record.game_id, forged, card_move, render)
+    assert redis_client.llen(keys.log(record.game_id)) == record.version
+    listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
+    assert listed[record.game_id]["version"] == record.version

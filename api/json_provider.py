@@ -1,0 +1,35 @@
+"""Flask's JSON provider on orjson: the same JSON, encoded several times faster.
+
+Responses are compact UTF-8 JSON followed by a newline, keys in insertion order (as with
+`sort_keys=False`). Non-string keys become strings, as `json.dumps` makes them; types
+orjson does not know go through Flask's own `default` (dates, Markup...). Parsing a request
+body is not done here but by api.bodies (strict: duplicate keys, NaN).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response
+from flask.json.provider import DefaultJSONProvider
+
+OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+class OrjsonProvider(DefaultJSONProvider):
+    """`dumps` and `response` through orjson; `loads` as Flask's default."""
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs.keys() - {"separators"}:  # indent, sort_keys...: the standard library's
+            return super().dumps(obj, **kwargs)
+        return orjson.dumps(obj, default=self.default, option=OPTIONS).decode()
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        if self._app.debug and self.compact is not False:
+            return super().response(obj)
+        body = orjson.dumps(obj, default=self.default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
+        return self._app.response_class(body, mimetype=self.mimetype)
