@@ -28,6 +28,7 @@ SERVICE_STATUS = {
     store_errors.GameNotStarted: 409,
     store_errors.VersionConflict: 409,
     store_errors.IdempotencyKeyReused: 422,
+    store_errors.CorruptLog: 500,  # only data written around the service can do this
 }
 
 

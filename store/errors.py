@@ -47,6 +47,12 @@ class GameNotStarted(ServiceError):
     code = "game_not_started"
 
 
+class CorruptLog(ServiceError):
+    """A stored log that is not a game's log (it does not open with `game_created`)."""
+
+    code = "corrupt_log"
+
+
 class VersionConflict(ServiceError):
     """The game moved on since the version the caller expected."""
 

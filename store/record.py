@@ -9,6 +9,7 @@ from typing import Any
 from domain.game import FINAL_ROUND, FINISHED
 from domain.registry import get_rules
 from store.entries import Entry
+from store.errors import CorruptLog
 
 GAME_CREATED = "game_created"
 SEAT_JOINED = "seat_joined"
@@ -88,6 +89,8 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
         kind = event.get("type")
         if kind == GAME_CREATED:
             record = _created(game_id, entry)
+        elif record is None:
+            raise CorruptLog(f"the log of game {game_id} does not open with {GAME_CREATED}")
         elif kind == SEAT_JOINED:
             players = list(record.players)
             players[event["seat"]] = {"name": event["name"]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -20,6 +21,7 @@ from store.botqueue import enqueue_bot_turn
 from store.cache import RecordCache
 from store.entries import Entry, make_batch
 from store.errors import (
+    CorruptLog,
     GameNotFound,
     GameNotStarted,
     IdempotencyKeyReused,
@@ -33,6 +35,8 @@ from store.errors import (
 )
 from store.eventstore import EventStore, Gate, Rider
 from store.record import GAME_CREATED, SEAT_JOINED, GameRecord, fold_entries
+
+log = logging.getLogger(__name__)
 
 GAME_ID_BYTES = 16  # 128 random bits, URL-safe
 MAX_RETRIES = 8
@@ -79,23 +83,11 @@ class GameService:
         """The rules of a game by name; UnknownGame when there is none."""
         if game not in game_names():
             raise UnknownGame(f"unknown game {game!r}")
-        try:
-            return get_rules(game)
-        except ModuleNotFoundError as error:
-            if not _is_missing_game(error):
-                raise
-            raise UnknownGame(f"game {game!r} is not available") from error
+        return get_rules(game)
 
     def available_bots(self) -> dict[str, list[str]]:
-        """Bot names per available game."""
-        found = {}
-        for name in game_names():
-            try:
-                found[name] = sorted(get_rules(name).bots)
-            except ModuleNotFoundError as error:
-                if not _is_missing_game(error):
-                    raise
-        return found
+        """Bot names per game."""
+        return {name: sorted(get_rules(name).bots) for name in game_names()}
 
     def load(
         self, game_id: str, idempotency_field: str | None = None, rider: Rider | None = None
@@ -392,15 +384,14 @@ class GameService:
         count = 0
         for key in self.client.scan_iter(match=keys.log_pattern(), count=500):
             key = key.decode() if isinstance(key, bytes) else key
-            record, _, _ = self.load(keys.game_id_from_log_key(key))
+            try:
+                record, _, _ = self.load(keys.game_id_from_log_key(key))
+            except CorruptLog as error:
+                log.warning("index rebuild skips %s: %s", key, error.message)
+                continue
             self.refresh_index(record)
             count += 1
         return count
-
-
-def _is_missing_game(error: ModuleNotFoundError) -> bool:
-    """True when the game's own package is absent (not a broken import inside it)."""
-    return (error.name or "").startswith("domain.")
 
 
 def _looks_like_id(value: str) -> bool:

@@ -172,3 +172,17 @@ def test_a_move_on_a_cached_copy_still_needs_the_seats_own_token(service, toy, r
     assert redis_client.llen(keys.log(record.game_id)) == record.version
     listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
     assert listed[record.game_id]["version"] == record.version
+
+
+def test_the_index_rebuild_skips_a_log_that_is_not_a_game(redis_client):
+    from store.errors import CorruptLog
+
+    service = GameService(redis_client, enqueue_bots=False)
+    stray = "stray-log-0000000000"
+    redis_client.rpush(keys.log(stray), '{"v":1,"n":1,"at":1,"by":null,"e":{"type":"x"}}')
+    try:
+        with pytest.raises(CorruptLog):
+            service.load(stray)
+        assert service.rebuild_index() >= 0  # the stray log is skipped, not fatal
+    finally:
+        redis_client.delete(keys.log(stray))
