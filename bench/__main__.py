@@ -6,20 +6,27 @@ import importlib
 import sys
 
 # Each module has a `run()` that prints `name: value` lines.
-MODULES = ["bench.card", "bench.dice", "bench.api", "bench.tournament", "bench.reliability"]
+MODULES = [
+    "bench.card",
+    "bench.dice",
+    "bench.api",
+    "bench.tournament",
+    "bench.reliability",
+    "bench.redis_durability",
+]
 
 
 def main(argv: list[str]) -> int:
     """Run the named benchmark modules (all by default)."""
-    selected = [m for m in MODULES if not argv or m.split(".")[-1] in argv]
-    for name in selected:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError:
-            print(f"# {name}: not built yet", flush=True)
+    unknown = set(argv) - {name.split(".")[-1] for name in MODULES}
+    if unknown:
+        print(f"unknown benchmarks: {sorted(unknown)}", file=sys.stderr)
+        return 2
+    for name in MODULES:
+        if argv and name.split(".")[-1] not in argv:
             continue
         print(f"# {name}", flush=True)
-        module.run()
+        importlib.import_module(name).run()
     return 0
 
 
