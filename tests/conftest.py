@@ -36,3 +36,20 @@ def redis_client(redis_url):
     client = redis.Redis.from_url(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture
+def app(redis_url):
+    """The API over the real test Redis; its test client checks responses against the spec."""
+    from api import create_app
+    from tests.api.contract import ContractClient
+
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    app.test_client_class = ContractClient
+    return app
+
+
+@pytest.fixture
+def client(app):
+    """A contract-checking test client of `app`."""
+    return app.test_client()

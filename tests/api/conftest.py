@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app
-from tests.api.contract import ContractClient
 from tests.store import toy_game
 
 
@@ -16,12 +14,6 @@ def toy(monkeypatch) -> str:
 
 
 @pytest.fixture
-def app(redis_url, toy):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    app.test_client_class = ContractClient
+def app(app, toy):
+    """The shared app, with the throwaway test game registered too."""
     return app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()

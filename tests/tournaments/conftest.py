@@ -12,23 +12,9 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from api import create_app
-from tests.api.contract import ContractClient
 from workers.tournaments import tournament_queue
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def app(redis_url):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    app.test_client_class = ContractClient
-    return app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 @pytest.fixture

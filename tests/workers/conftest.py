@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app
-from tests.api.contract import ContractClient
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,15 +35,3 @@ def worker_process(redis_url):
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-
-
-@pytest.fixture
-def app(redis_url):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    app.test_client_class = ContractClient
-    return app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
