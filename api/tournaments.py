@@ -128,9 +128,7 @@ def request_archive(tournament_id: str):
     from workers.tournaments import enqueue_archive
 
     store = _store()
-    spec, _ = store.load(tournament_id)
-    if store.done(tournament_id) < spec.games:
-        raise errors.TournamentRunning("the tournament still has unfinished games")
+    _require_finished(store, tournament_id)
     state = store.archive_state(tournament_id)
     if state != ARCHIVE_READY:
         store.mark_archive_queued(tournament_id)
@@ -146,15 +144,20 @@ def request_archive(tournament_id: str):
 @blueprint.get("/<tournament_id>/archive")
 def get_archive(tournament_id: str):
     store = _store()
-    spec, _ = store.load(tournament_id)
-    if store.done(tournament_id) < spec.games:
-        raise errors.TournamentRunning("the tournament still has unfinished games")
+    _require_finished(store, tournament_id)
     data = store.archive(tournament_id)
     if data is None:
         queued = store.archive_state(tournament_id) == ARCHIVE_QUEUED
         hint = "it is being built; try again shortly" if queued else "POST here to build it"
         raise errors.ArchiveNotReady(f"the replay archive is not ready: {hint}")
     return _attachment(data, "application/zip", f"{tournament_id}-replays.zip")
+
+
+def _require_finished(store: TournamentStore, tournament_id: str) -> None:
+    """TournamentRunning while any game of the tournament is unfinished."""
+    spec, _ = store.load(tournament_id)
+    if store.done(tournament_id) < spec.games:
+        raise errors.TournamentRunning("the tournament still has unfinished games")
 
 
 def _attachment(data, mimetype: str, filename: str) -> Response:

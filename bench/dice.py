@@ -16,6 +16,7 @@ import time
 from domain.chance import Chance
 from domain.dice import RULES
 from domain.game import FINISHED
+from domain.playout import play_game
 
 STEP_GAMES = 2_000
 DUEL_GAMES = 1_000
@@ -47,24 +48,7 @@ def steps_per_second(games: int = STEP_GAMES) -> float:
 
 
 def _play(index: int, seats: list[str]) -> dict:
-    try:
-        from domain.playout import play_game
-    except ModuleNotFoundError:  # the shared playout has not landed: a local loop
-        return _local_play(index, seats)
     return play_game(RULES, seats, game_seed(index), bot_seed=index).result
-
-
-def _local_play(index: int, seats: list[str]) -> dict:
-    chance = Chance(game_seed(index))
-    rng = random.Random(index)
-    state = RULES.fold(RULES.start(len(seats), {}, chance))
-    while RULES.phase(state) != FINISHED:
-        seat = RULES.to_move(state)
-        bot = RULES.bots[seats[seat]]
-        move = bot(RULES.view(state, seat), RULES.legal_moves(state, seat), rng)
-        for event in RULES.decide(state, seat, move, chance):
-            state = RULES.evolve(state, event)
-    return RULES.result(state)
 
 
 def greedy_win_rate(games: int = DUEL_GAMES) -> float:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import random
 
 import redis
@@ -12,9 +11,8 @@ from rq import get_current_job
 
 from domain.errors import DomainError
 from store.botqueue import enqueue_bot_turn
-from store.connection import QUEUE_ENV
 from store.service import GameService
-from workers.connection import queue_from_env, redis_from_env
+from workers.connection import queue_from_env, store_for
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +42,7 @@ def service_for(queue: redis.Redis) -> GameService:
     """
     known = _services.get(id(queue))
     if known is None or known[0] is not queue:
-        store = redis_from_env() if os.environ.get(QUEUE_ENV) else queue
-        known = (queue, GameService(store, queue_client=queue))
+        known = (queue, GameService(store_for(queue), queue_client=queue))
         _services[id(queue)] = known
     return known[1]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import redis
 
-from store.connection import queue_client, store_client
+from store.connection import QUEUE_ENV, queue_client, store_client
 
 URL_FILE = Path("var") / "redis.url"
 
@@ -34,3 +34,16 @@ def redis_from_env() -> redis.Redis:
 def queue_from_env() -> redis.Redis:
     """A client of RQ's Redis: RQ_REDIS_URL, else the store's own (standalone) server."""
     return queue_client(redis_url_from_env())
+
+
+_stores: dict[int, tuple[redis.Redis, redis.Redis]] = {}
+
+
+def store_for(queue: redis.Redis) -> redis.Redis:
+    """The game store of jobs taken from `queue` (one client per queue connection): the
+    queue's own Redis, or REDIS_URL (a Redis Cluster, say) when RQ_REDIS_URL splits them."""
+    known = _stores.get(id(queue))
+    if known is None or known[0] is not queue:
+        known = (queue, redis_from_env() if os.environ.get(QUEUE_ENV) else queue)
+        _stores[id(queue)] = known
+    return known[1]

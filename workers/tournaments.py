@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import os
 import time
 import zipfile
 from dataclasses import replace
@@ -32,7 +31,6 @@ from domain.chance import Chance
 from domain.errors import DomainError
 from domain.game import FINISHED
 from store.cache import RecordCache
-from store.connection import QUEUE_ENV
 from store.entries import Entry, make_batch
 from store.errors import VersionConflict
 from store.keys import PREFIX
@@ -43,7 +41,7 @@ from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome, entry_labels
 from workers.bot_turns import bot_command, bot_rng
-from workers.connection import queue_from_env, redis_from_env
+from workers.connection import queue_from_env, store_for
 
 log = logging.getLogger(__name__)
 
@@ -163,18 +161,11 @@ def service_for(client: redis.Redis) -> GameService:
     return known[1]
 
 
-_stores: dict[int, tuple[redis.Redis, redis.Redis]] = {}
-
-
 def _clients() -> tuple[redis.Redis, redis.Redis]:
     """(game store, RQ's Redis) of this job: one server, unless RQ_REDIS_URL splits them."""
     job = get_current_job()
     queue = job.connection if job is not None else queue_from_env()
-    known = _stores.get(id(queue))
-    if known is None or known[0] is not queue:
-        known = (queue, redis_from_env() if os.environ.get(QUEUE_ENV) else queue)
-        _stores[id(queue)] = known
-    return known[1], queue
+    return store_for(queue), queue
 
 
 def players_of(spec: TournamentSpec, entries) -> list[dict]:
