@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
-from store.errors import Unauthenticated
+from application.errors import Unauthenticated
 
 MAX_TOKEN_CHARS = 200
 

@@ -10,25 +10,22 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.schemas import ErrorSchema, use
-from domain.errors import DomainError, GameOver, NotYourTurn
-from store import errors as store_errors
+from domain.errors import KeltisError, Kind
 
 log = logging.getLogger(__name__)
 
 DRAIN_LIMIT_BYTES = 1024 * 1024
 
-SERVICE_STATUS = {
-    store_errors.GameNotFound: 404,
-    store_errors.NoSuchSeat: 404,
-    store_errors.UnknownGame: 422,
-    store_errors.InvalidPlayers: 422,
-    store_errors.Unauthenticated: 401,
-    store_errors.WrongGameToken: 403,
-    store_errors.SeatUnavailable: 409,
-    store_errors.GameNotStarted: 409,
-    store_errors.VersionConflict: 409,
-    store_errors.IdempotencyKeyReused: 422,
-    store_errors.CorruptLog: 500,  # only data written around the service can do this
+# The one mapping of error kinds to HTTP statuses.
+STATUS_OF_KIND = {
+    Kind.NOT_FOUND: 404,
+    Kind.CONFLICT: 409,
+    Kind.INVALID: 422,
+    Kind.UNAUTHENTICATED: 401,
+    Kind.FORBIDDEN: 403,
+    Kind.RATE_LIMITED: 429,
+    Kind.UNAVAILABLE: 503,
+    Kind.CORRUPT: 500,  # only data written around the service can do this
 }
 
 
@@ -61,18 +58,17 @@ def init_app(app: Flask) -> None:
     def _api(error: ApiError):
         return error_response(error.status, error.code, error.message)
 
-    @app.errorhandler(DomainError)
-    def _domain(error: DomainError):
-        status = 409 if isinstance(error, NotYourTurn | GameOver) else 422
-        return error_response(status, error.code, error.message, error.rule)
-
-    @app.errorhandler(store_errors.ServiceError)
-    def _service(error: store_errors.ServiceError):
-        status = SERVICE_STATUS.get(type(error), 400)
+    @app.errorhandler(KeltisError)
+    def _kind(error: KeltisError):
         extra = {}
-        if isinstance(error, store_errors.VersionConflict):
+        if hasattr(error, "current_version"):
             extra["current_version"] = error.current_version
-        return error_response(status, error.code, error.message, **extra)
+        response = error_response(
+            STATUS_OF_KIND[error.kind], error.code, error.message, error.rule, **extra
+        )
+        if hasattr(error, "retry_after_s"):
+            response.headers["Retry-After"] = str(error.retry_after_s)
+        return response
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError):

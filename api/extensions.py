@@ -1,13 +1,15 @@
-"""The Redis client and the game service of one app (shared by its threads)."""
+"""The Redis clients and the game service of one app (shared by its threads)."""
 
 from __future__ import annotations
 
 from flask import Flask, current_app
 
+from application.games import GameService
+from application.jobs import BotTurnQueue
 from store.connection import is_cluster, queue_client, queue_url, store_client
-from store.service import GameService
 
 EXTENSION = "keltis"
+QUEUE_EXTENSION = "keltis_queue"
 
 
 def init_app(app: Flask) -> None:
@@ -18,16 +20,21 @@ def init_app(app: Flask) -> None:
     """
     url, timeouts = app.config["REDIS_URL"], {"socket_timeout": 5, "socket_connect_timeout": 2}
     client = app.config.get("REDIS_CLIENT") or store_client(url, **timeouts)
-    queue = None  # the store's own client
+    queue = client
     if app.config.get("RQ_REDIS_URL"):
         queue = queue_client(url, app.config["RQ_REDIS_URL"], **timeouts)
     elif app.config["ENQUEUE_BOTS"] and is_cluster(url):
         queue_url(url)  # raises ClusterNeedsQueueRedis: RQ needs a standalone Redis
-    app.extensions[EXTENSION] = GameService(
-        client, enqueue_bots=app.config["ENQUEUE_BOTS"], queue_client=queue
-    )
+    scheduler = BotTurnQueue(queue) if app.config["ENQUEUE_BOTS"] else None
+    app.extensions[EXTENSION] = GameService(client, scheduler=scheduler)
+    app.extensions[QUEUE_EXTENSION] = queue
 
 
 def service() -> GameService:
     """The game service of the current app."""
     return current_app.extensions[EXTENSION]
+
+
+def queue():
+    """RQ's Redis client of the current app (tournament jobs go there)."""
+    return current_app.extensions[QUEUE_EXTENSION]

@@ -6,12 +6,12 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import presenters, ratelimit, schemas
+from api import presenters, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
-from store.errors import Unauthenticated
+from application.errors import Unauthenticated
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -71,9 +71,7 @@ def join_seat(game_id: str, seat: int):
 
 @blueprint.get("/<game_id>")
 def get_game(game_id: str):
-    token = bearer_token()
-    record, token_hashes, _ = service().load(game_id)
-    seat = service().seat_of(game_id, token, token_hashes)
+    record, seat = service().read(game_id, bearer_token())
     etag = f'"{record.version}"'
     if _etag_matches(request.headers.get("If-None-Match"), record.version):
         response = current_app.response_class(status=304)
@@ -87,9 +85,7 @@ def get_game(game_id: str):
 
 @blueprint.get("/<game_id>/moves")
 def get_moves(game_id: str):
-    token = bearer_token()
-    record, token_hashes, _ = service().load(game_id, rider=ratelimit.rider())
-    seat = service().seat_of(game_id, token, token_hashes)
+    record, seat = service().read(game_id, bearer_token())
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
     payload = {
@@ -117,7 +113,6 @@ def post_move(game_id: str):
         presenters.move_result,
         expected_version=expected,
         idempotency_key=key,
-        rider=ratelimit.rider(),
     )
     response = jsonify(answer.body)
     response.status_code = answer.status
@@ -130,10 +125,8 @@ def post_move(game_id: str):
 @blueprint.get("/<game_id>/events")
 def get_events(game_id: str):
     args = query(schemas.use(schemas.EventsQuerySchema))
-    token = bearer_token()
     games = service()
-    record, token_hashes, _ = games.load(game_id)
-    seat = games.seat_of(game_id, token, token_hashes)
+    record, seat = games.read(game_id, bearer_token())
     wait = min(args["wait"], current_app.config["MAX_EVENTS_WAIT_S"])
     if wait > 0 and record.version <= args["after"]:
         games.wait_for_version(game_id, args["after"], wait)

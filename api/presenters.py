@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from store.entries import Entry
+from domain.visibility import redact_event
+from gamelog.entries import Entry
+from gamelog.record import GameRecord
 from store.index import public_player
-from store.record import GameRecord
-from store.service import GameService
 
 
 def players(record: GameRecord) -> list[dict]:
@@ -48,8 +48,17 @@ def game(record: GameRecord, seat: int | None) -> dict:
     }
 
 
+def visible_entry(entry: Entry, viewer: int | None, revealed: bool) -> dict:
+    """One entry as `viewer` may see it (R2)."""
+    shown = {"version": entry.n, "at": entry.at, "by": entry.by}
+    if entry.cmd is not None:
+        shown["cmd"] = entry.cmd
+    shown["event"] = redact_event(entry.event, viewer, revealed=revealed)
+    return shown
+
+
 def events(entries: list[Entry], seat: int | None, revealed: bool) -> list[dict]:
-    return [GameService.visible_entry(entry, seat, revealed) for entry in entries]
+    return [visible_entry(entry, seat, revealed) for entry in entries]
 
 
 def move_result(record: GameRecord, batch: list[Entry], seat: int) -> dict:

@@ -7,7 +7,7 @@ from functools import cache
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from store.record import STATUSES
+from gamelog.record import STATUSES
 
 NOT_SHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})  # control, format, surrogate, unassigned
 MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)

@@ -70,10 +70,11 @@ def _wait_for_workers(client, count: int, timeout_s: float = 30.0) -> None:
 
 def tournament_games_per_s(client, games: int = GAMES) -> float:
     """Wall-clock games per second of one tournament on the running workers."""
+    from application.jobs import enqueue_games
+    from application.tournaments import job_firsts
     from store.tournaments import TournamentStore
     from tournaments import seeds
     from tournaments.spec import make_spec
-    from workers.tournaments import enqueue_games, job_firsts
 
     spec = make_spec("keltis-card", BOTS, 2, games, SEED)
     tid = seeds.new_tournament_id()

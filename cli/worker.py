@@ -13,7 +13,7 @@ import click
 @click.option("--fork", is_flag=True, help="Run each job in a forked work horse.")
 def worker(redis_url, burst, sweep_every, stale_after, fork):
     """Play bot turns from the queue and re-enqueue lost ones."""
-    from workers.connection import NoRedisConfigured, redis_url_from_env
+    from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
     try:

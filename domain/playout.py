@@ -11,17 +11,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from domain.autoplay import DEFAULT_MAX_TURNS, NoEnd, play_to_end
 from domain.chance import Chance
-from domain.errors import DomainError
-from domain.game import FINISHED, Bot, GameRules
+from domain.game import Bot, GameRules
 
-DEFAULT_MAX_STEPS = 100_000
-
-
-class PlayoutError(DomainError):
-    """A playout could not finish: no legal move, or too many steps."""
-
-    code = "playout_failed"
+DEFAULT_MAX_STEPS = DEFAULT_MAX_TURNS
+PlayoutError = NoEnd  # a playout could not finish: no legal move, or too many steps
 
 
 class Playout(NamedTuple):
@@ -65,21 +60,11 @@ def play_game(
     events = list(rules.start(len(policies), options, chance))
     state = rules.fold(events)
     rng = random.Random(bot_seed)
-    evolve, decide, legal_moves = rules.evolve, rules.decide, rules.legal_moves
     steps = 0
-    while rules.phase(state) != FINISHED:
-        if steps >= max_steps:
-            raise PlayoutError(f"no end after {max_steps} steps")
-        seat = rules.to_move(state)
-        moves = legal_moves(state, seat)
-        if not moves:
-            raise PlayoutError(f"seat {seat} is to move but has no legal move")
-        command = policies[seat](rules.view(state, seat), moves, rng)
-        new_events = decide(state, seat, command, chance)
-        for event in new_events:
-            state = evolve(state, event)
-        events.extend(new_events)
+    for turn in play_to_end(rules, state, policies, chance, lambda _: rng, max_turns=max_steps):
+        state = turn.state
+        events.extend(turn.events)
         steps += 1
         if on_step is not None:
-            on_step(seat, command, new_events)
+            on_step(turn.seat, turn.command, turn.events)
     return Playout(events, state, rules.result(state), steps)

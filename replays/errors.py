@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.errors import KeltisError, Kind
+
 
 class ReplayError(Exception):
     """Base of every replay error; `message` is meant for people."""
@@ -12,8 +14,15 @@ class ReplayError(Exception):
         self.n = n
 
 
-class GameNotFinished(ReplayError):
+class GameNotFinished(ReplayError, KeltisError):
     """A replay was asked for a game that is not over (R2: it would leak hidden information)."""
+
+    code = "game_not_finished"
+    kind = Kind.CONFLICT
+
+    def __init__(self, message: str = "only a finished game has a replay (R2)"):
+        super().__init__(message)
+        self.rule = "R2"
 
 
 class MalformedLog(ReplayError):

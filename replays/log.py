@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from gamelog.entries import READABLE_FORMATS, to_dict
+from gamelog.events import GAME_CREATED, SEAT_JOINED, SERVICE_EVENTS
 from replays.errors import MalformedLog
 
-# Events the service itself writes; the game's rules never fold them.
-GAME_CREATED = "game_created"
-SEAT_JOINED = "seat_joined"
-SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
-KNOWN_ENTRY_VERSIONS = frozenset({1})
+KNOWN_ENTRY_VERSIONS = READABLE_FORMATS
 ENTRY_KEYS = ("v", "n", "at", "by", "e")
 
 
@@ -97,7 +95,7 @@ def parse_log(entries) -> GameLog:
 
 def entry_dict(entry) -> dict:
     """One stored entry as a dict: accepts the decoded dict, its raw JSON (str or bytes), or
-    an object with `n`, `at`, `by`, `event` and `cmd` attributes (store.entries.Entry)."""
+    an object with `n`, `at`, `by`, `event` and `cmd` attributes (gamelog.entries.Entry)."""
     if isinstance(entry, str | bytes | bytearray):
         try:
             return json.loads(entry)
@@ -105,11 +103,7 @@ def entry_dict(entry) -> dict:
             raise MalformedLog(f"a stored entry is not JSON: {error}") from None
     if isinstance(entry, dict) or not hasattr(entry, "event"):
         return entry
-    data = {"v": getattr(entry, "v", 1), "n": entry.n, "at": entry.at, "by": entry.by}
-    if getattr(entry, "cmd", None) is not None:
-        data["cmd"] = entry.cmd
-    data["e"] = entry.event
-    return data
+    return to_dict(entry)
 
 
 def _check_entry(entry, position: int) -> None:

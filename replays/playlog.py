@@ -7,11 +7,10 @@ batch per command whose first entry carries the command.
 
 from __future__ import annotations
 
-from domain.chance import seed_commitment
+from gamelog.entries import make_batch, to_dict
+from gamelog.events import game_created
 from replays.canonical import json_ready
-from replays.log import GAME_CREATED
 
-ENTRY_VERSION = 1
 DEFAULT_START_MS = 1_763_791_200_000
 STEP_MS = 1_000
 
@@ -28,39 +27,13 @@ def log_entries(
 ) -> list[dict]:
     """Entries for a game: `players` as [{"name", "bot"?}], `opening` the events of
     `rules.start`, `turns` (seat, command, events) in order. `at` grows by `step_ms` a batch."""
-    created = {
-        "type": GAME_CREATED,
-        "game": game,
-        "options": options,
-        "players": [_player(p) for p in players],
-        "seed_sha256": seed_commitment(seed),
-        "hidden": {"seed": seed.hex()},
-    }
-    entries = [_entry(1, started_at, None, None, created)]
-    for event in opening:
-        entries.append(_entry(len(entries) + 1, started_at, None, None, event))
+    entries = make_batch(
+        1, [game_created(game, options, players, seed), *opening], started_at, None, None
+    )
     for turn, (seat, command, events) in enumerate(turns, start=1):
         at = started_at + turn * step_ms
-        for index, event in enumerate(events):
-            entries.append(
-                _entry(len(entries) + 1, at, seat, command if index == 0 else None, event)
-            )
-    return json_ready(entries)
-
-
-def _player(player: dict) -> dict:
-    named = {"name": player["name"]}
-    if player.get("bot"):
-        named["bot"] = player["bot"]
-    return named
-
-
-def _entry(n: int, at: int, by: int | None, command: dict | None, event: dict) -> dict:
-    entry = {"v": ENTRY_VERSION, "n": n, "at": at, "by": by}
-    if command is not None:
-        entry["cmd"] = command
-    entry["e"] = event
-    return entry
+        entries += make_batch(len(entries) + 1, events, at, seat, command)
+    return json_ready([to_dict(entry) for entry in entries])
 
 
 def play_log(

@@ -4,37 +4,48 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass, field
 
-from store.record import GameRecord
+from gamelog.record import GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game's record at one version and the token hashes of its seats at that version
+    (a seat's hash is written once, with the batch that seats it, and never changes)."""
+
+    record: GameRecord
+    token_hashes: dict[int, str] = field(default_factory=dict)
 
 
 class RecordCache:
-    """Thread-safe LRU: game id -> the newest GameRecord this process has seen."""
+    """Thread-safe LRU: game id -> the newest LoadedGame this process has seen."""
 
     def __init__(self, capacity: int = 2048):
         self.capacity = capacity
-        self._records: OrderedDict[str, GameRecord] = OrderedDict()
+        self._games: OrderedDict[str, LoadedGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> GameRecord | None:
+    def get(self, game_id: str) -> LoadedGame | None:
         with self._lock:
-            record = self._records.get(game_id)
-            if record is not None:
-                self._records.move_to_end(game_id)
-            return record
+            game = self._games.get(game_id)
+            if game is not None:
+                self._games.move_to_end(game_id)
+            return game
 
     def discard(self, game_id: str) -> None:
         """Forget a game (its stored log no longer extends the cached copy)."""
         with self._lock:
-            self._records.pop(game_id, None)
+            self._games.pop(game_id, None)
 
-    def put(self, record: GameRecord) -> None:
-        """Keep `record` unless a newer version of the same game is already cached."""
+    def put(self, game: LoadedGame) -> None:
+        """Keep `game` unless a newer version of the same game is already cached."""
+        game_id = game.record.game_id
         with self._lock:
-            known = self._records.get(record.game_id)
-            if known is not None and known.version >= record.version:
+            known = self._games.get(game_id)
+            if known is not None and known.record.version >= game.record.version:
                 return
-            self._records[record.game_id] = record
-            self._records.move_to_end(record.game_id)
-            while len(self._records) > self.capacity:
-                self._records.popitem(last=False)
+            self._games[game_id] = game
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.capacity:
+                self._games.popitem(last=False)

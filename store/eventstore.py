@@ -2,42 +2,61 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib import resources
-from typing import Protocol
 
 import orjson
 import redis
-from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
 
+from gamelog.entries import Entry, decode, encode
 from store import keys
-from store.entries import Entry, decode, encode
+from store.codec import text
 
 
 def _load_script(name: str) -> str:
     return resources.files("store").joinpath("lua", name).read_text()
 
 
+class AppendStatus(StrEnum):
+    """What became of an append."""
+
+    OK = "ok"  # appended: `version` is the new version
+    CONFLICT = "conflict"  # the log was not at the expected version: `version` is current
+    DUPLICATE = "dup"  # the idempotency field was used before: `first_answer`
+    UNAUTHORIZED = "unauthorized"  # the checked seat's token hash did not match
+
+
+@dataclass(frozen=True, slots=True)
+class AppendRequest:
+    """One atomic append to a game's log.
+
+    `expected_version` is the log's length the batch follows. With `idempotency_field`, the
+    first `answer` given under that field is recorded, and a repeat appends nothing.
+    `new_token_hashes` (seat -> hash) are recorded with the batch; `token_check` (seat, hash)
+    refuses the append unless that seat's stored hash is the given one.
+    """
+
+    game_id: str
+    expected_version: int
+    entries: list[Entry]
+    idempotency_field: str | None = None
+    answer: dict | None = None
+    new_token_hashes: dict[int, str] = field(default_factory=dict)
+    token_check: tuple[int, str] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class AppendResult:
-    """Outcome of an append: "ok" (new version), "conflict" (current version), "dup" (the
-    first answer), "unauthorized" or "limited" (see EventStore.append)."""
+    """The outcome of an append (see AppendStatus)."""
 
-    status: str
+    status: AppendStatus
     version: int | None = None
     first_answer: dict | None = None
-    count: int | None = None  # a gate's counter after this request
 
-
-@dataclass(frozen=True, slots=True)
-class Gate:
-    """A request counter checked by an append: key, window (s), highest count allowed."""
-
-    key: str
-    expiry_s: int
-    max_count: int
+    @property
+    def ok(self) -> bool:
+        return self.status is AppendStatus.OK
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,19 +68,6 @@ class Snapshot:
     token_hashes: dict[int, str]
     prior_answer: dict | None
     length: int = 0
-
-
-class Rider(Protocol):
-    """Commands of another concern sent in a load's round trip (e.g. a rate-limit count)."""
-
-    def queue(self, pipe: redis.client.Pipeline) -> None:
-        """Queue the commands on `pipe` (after the load's own)."""
-
-    def answer(self, replies: list) -> None:
-        """Their replies, in order; a failed command's reply is its exception."""
-
-    def gate(self) -> Gate | None:
-        """The counter an append may count instead (answered with [its count])."""
 
 
 class EventStore:
@@ -77,33 +83,20 @@ class EventStore:
         after: int = 0,
         idempotency_field: str | None = None,
         limit: int | None = None,
-        rider: Rider | None = None,
     ) -> Snapshot:
-        """Entries after version `after` (at most `limit`), token hashes, a recorded answer.
-
-        A `rider` queues its own commands in the same round trip and gets their replies
-        (errors included, as exception objects) before the snapshot is returned.
-        """
+        """Entries after version `after` (at most `limit`), token hashes, a recorded answer
+        under `idempotency_field`, in one round trip."""
         pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
         pipe.lrange(keys.log(game_id), after, -1 if limit is None else after + limit - 1)
         pipe.hgetall(keys.tokens(game_id))
         pipe.llen(keys.log(game_id))
         if idempotency_field:
             pipe.hget(keys.idempotency(game_id), idempotency_field)
-        if rider is None:
-            replies = pipe.execute()
-        else:
-            own = len(pipe)
-            rider.queue(pipe)
-            replies = pipe.execute(raise_on_error=False)
-            rider.answer(replies[own:])
-            for reply in replies[:own]:
-                if isinstance(reply, Exception):
-                    raise reply
+        replies = pipe.execute()
         prior = replies[3] if idempotency_field else None
         return Snapshot(
             entries=[decode(raw) for raw in replies[0]],
-            token_hashes={int(seat): _text(h) for seat, h in replies[1].items()},
+            token_hashes={int(seat): text(h) for seat, h in replies[1].items()},
             prior_answer=orjson.loads(prior) if prior else None,
             length=replies[2],
         )
@@ -112,76 +105,35 @@ class EventStore:
         """The current version of a game (0 when it does not exist)."""
         return self.client.llen(keys.log(game_id))
 
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        entries: list[Entry],
-        idempotency_field: str | None = None,
-        answer: dict | None = None,
-        token_hashes: dict[int, str] | None = None,
-        also: Callable[[redis.client.Pipeline], None] | None = None,
-        token_check: tuple[int, str] | None = None,
-        gate: Gate | None = None,
-    ) -> AppendResult:
-        """Append a batch atomically if the log is still at `expected_version`.
+    def token_hash(self, game_id: str, seat: int) -> str | None:
+        """The stored token hash of one seat of a game (None: no such seat or game)."""
+        found = self.client.hget(keys.tokens(game_id), str(seat))
+        return text(found) if found is not None else None
 
-        `also` may queue more commands (index writes) sent in the same round trip, after the
-        script; they run whatever the script's outcome, so a caller must repair them when
-        the result is not "ok". `token_check` (seat, token hash) refuses the append
-        ("unauthorized") unless that seat's stored hash is the given one. A `gate` (a
-        counter on the same standalone Redis) is counted first and refuses ("limited")
-        above its highest count; `AppendResult.count` is then the counter's value.
-        """
-        check_seat, check_hash = token_check if token_check is not None else ("", "")
-        gate_expiry, gate_max = (gate.expiry_s, gate.max_count) if gate is not None else ("", "")
+    def append(self, request: AppendRequest) -> AppendResult:
+        """Append a batch atomically if the log is still at its expected version."""
+        check_seat, check_hash = request.token_check or ("", "")
+        answer = b""
+        if request.idempotency_field:
+            answer = orjson.dumps(request.answer, option=orjson.OPT_NON_STR_KEYS)
         args: list = [
-            expected_version,
-            idempotency_field or "",
-            orjson.dumps(answer, option=orjson.OPT_NON_STR_KEYS) if idempotency_field else "",
+            request.expected_version,
+            request.idempotency_field or "",
+            answer,
             check_seat,
             check_hash,
-            gate_expiry,
-            gate_max,
-            len(entries),
-            *(encode(entry) for entry in entries),
+            len(request.entries),
+            *(encode(entry) for entry in request.entries),
         ]
-        for seat, digest in (token_hashes or {}).items():
+        for seat, digest in request.new_token_hashes.items():
             args.extend((seat, digest))
-        script_keys = [keys.log(game_id), keys.idempotency(game_id), keys.tokens(game_id)]
-        if gate is not None:
-            script_keys.append(gate.key)
-        if also is None:
-            reply = self._append(keys=script_keys, args=args)
-        elif isinstance(self.client, RedisCluster):
-            # redis-py refuses EVALSHA inside a cluster pipeline: two round trips there.
-            reply = self._append(keys=script_keys, args=args)
-            pipe = self.client.pipeline(transaction=False)
-            also(pipe)
-            pipe.execute()
-        else:
-            reply = self._append_pipelined(script_keys, args, also)
-        status, count = _text(reply[0]), int(reply[2])
-        count = count if count >= 0 else None
-        if status == "dup":
-            return AppendResult("dup", first_answer=orjson.loads(reply[1]), count=count)
-        return AppendResult(status, version=int(reply[1]), count=count)
-
-    def _append_pipelined(self, script_keys: list[str], args: list, also) -> list:
-        for _ in range(2):
-            pipe = self.client.pipeline(transaction=False)
-            pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
-            also(pipe)
-            replies = pipe.execute(raise_on_error=False)
-            if isinstance(replies[0], NoScriptError):
-                self.client.script_load(self._append.script)
-                continue
-            for reply in replies:
-                if isinstance(reply, Exception):
-                    raise reply
-            return replies[0]
-        raise NoScriptError("the append script could not be loaded")
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
+        script_keys = [
+            keys.log(request.game_id),
+            keys.idempotency(request.game_id),
+            keys.tokens(request.game_id),
+        ]
+        reply = self._append(keys=script_keys, args=args)
+        status = AppendStatus(text(reply[0]))
+        if status is AppendStatus.DUPLICATE:
+            return AppendResult(status, first_answer=orjson.loads(reply[1]))
+        return AppendResult(status, version=int(reply[1]))

@@ -7,8 +7,8 @@ import json
 import orjson
 import redis
 
+from gamelog.record import GameRecord
 from store import keys
-from store.record import GameRecord
 
 
 def summary(record: GameRecord) -> dict:

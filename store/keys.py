@@ -1,8 +1,9 @@
 """Every Redis key name of the service, built here and nowhere else (never inside Lua).
 
 Keys of one game carry the hash tag `{<game id>}`, so a Redis Cluster keeps a game on one
-slot and the game's Lua scripts stay legal there. Index keys span games and are rebuildable
-from the logs (`store.index.rebuild`).
+slot and the game's Lua scripts stay legal there; keys of one tournament carry `{t:<id>}`.
+Index keys span games (or tournaments) and are rebuildable from the logs and specs. RQ's
+queue names and job ids are built here too.
 """
 
 from __future__ import annotations
@@ -57,11 +58,81 @@ def bot_turns() -> str:
     return f"{PREFIX}:index:bot-turns"
 
 
-def queue_name() -> str:
+# ----- tournaments ---------------------------------------------------------------------------
+
+
+def _tournament(tournament_id: str, part: str) -> str:
+    return f"{PREFIX}:tournament:{{t:{tournament_id}}}:{part}"
+
+
+def tournament_spec(tid: str) -> str:
+    """JSON: the spec plus `created_at` (ms); written once."""
+    return _tournament(tid, "spec")
+
+
+def tournament_outcomes(tid: str) -> str:
+    """Hash: game index -> JSON outcome, written with HSETNX (a result counts once)."""
+    return _tournament(tid, "outcomes")
+
+
+def tournament_leases(tid: str) -> str:
+    """Hash: first game of a job -> ms when the job last started a game."""
+    return _tournament(tid, "leases")
+
+
+def tournament_revivals(tid: str) -> str:
+    """Hash: first game of a job -> times the sweep re-enqueued it."""
+    return _tournament(tid, "revivals")
+
+
+def tournament_meta(tid: str) -> str:
+    """Hash: finished_at, archive state, archive_games."""
+    return _tournament(tid, "meta")
+
+
+def tournament_archive(tid: str) -> str:
+    """The zip of the finished games' replays (bytes)."""
+    return _tournament(tid, "archive")
+
+
+def tournament_standings(tid: str) -> str:
+    """JSON cache: the standings at a number of recorded outcomes."""
+    return _tournament(tid, "standings")
+
+
+def tournaments_by_created() -> str:
+    """Sorted set of every tournament id, scored by creation time (ms)."""
+    return f"{PREFIX}:index:tournaments"
+
+
+def tournaments_running() -> str:
+    """Set of the tournaments with unfinished games (what the sweep looks at)."""
+    return f"{PREFIX}:index:tournaments:running"
+
+
+# ----- RQ queues and job ids (only [A-Za-z0-9_-] in ids) ------------------------------------
+
+
+def bot_queue_name() -> str:
     """The RQ queue of bot turns."""
     return f"{PREFIX}-bots"
 
 
+def tournament_queue_name() -> str:
+    """The RQ queue of tournament jobs (served after bot turns)."""
+    return f"{PREFIX}-tournaments"
+
+
 def bot_job_id(game_id: str, version: int) -> str:
-    """RQ job id of the bot turn due at `version` of a game (only [A-Za-z0-9_-])."""
+    """RQ job id of the bot turn due at `version` of a game."""
     return f"bot-{game_id}-{version}"
+
+
+def tournament_game_job_id(tournament_id: str, first: int) -> str:
+    """RQ job id of the job that plays a tournament's games from `first` on."""
+    return f"tgame-{tournament_id}-{first}"
+
+
+def archive_job_id(tournament_id: str) -> str:
+    """RQ job id of the job that builds a tournament's replay archive."""
+    return f"archive-{tournament_id}"

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-from store.errors import ServiceError
+from domain.errors import KeltisError, Kind
 
 
-class InvalidTournament(ServiceError):
+class InvalidTournament(KeltisError):
     """A tournament request names an unknown game or bot, or a bad number of seats/games."""
 
     code = "invalid_tournament"
 
 
-class TournamentNotFound(ServiceError):
+class TournamentNotFound(KeltisError):
     code = "tournament_not_found"
+    kind = Kind.NOT_FOUND
 
 
-class TournamentRunning(ServiceError):
+class TournamentRunning(KeltisError):
     """The tournament still has unfinished games (its archive cannot be built yet)."""
 
     code = "tournament_running"
+    kind = Kind.CONFLICT
 
 
-class ArchiveNotReady(ServiceError):
+class ArchiveNotReady(KeltisError):
     """The replay archive was not requested yet, or is still being built."""
 
     code = "archive_not_ready"
+    kind = Kind.CONFLICT

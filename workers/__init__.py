@@ -1,1 +1,1 @@
-"""RQ job functions (bot turns, tournaments, replay exports) and worker start-up."""
+"""Worker start-up: an RQ worker over the queues of application.jobs, and the sweep thread."""

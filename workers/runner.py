@@ -1,11 +1,11 @@
-"""Start an RQ worker for bot turns, with the sweep thread beside it."""
+"""Start an RQ worker for the service's jobs, with the sweep thread beside it."""
 
 from __future__ import annotations
 
 from rq import SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
-from store.botqueue import bot_queue
+from application.jobs import queues
 from store.connection import queue_client
 from workers.sweep import SweepThread
 
@@ -17,17 +17,15 @@ def run_worker(
     stale_after_s: float = 5.0,
     fork: bool = False,
 ) -> None:
-    """Work the bot-turn queue until stopped (or empty, with `burst`).
+    """Work the queues (bot turns first, then tournaments) until stopped (or empty, with
+    `burst`).
 
     By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
     milliseconds, and a fork per job would cost more than the turn itself.
     """
     client = queue_client(redis_url)  # RQ's Redis: RQ_REDIS_URL, else the store's server
     worker_class = Worker if fork else SimpleWorker
-    from workers.tournaments import tournament_queue  # bot turns first, then tournaments
-
-    queues = [bot_queue(client), tournament_queue(client)]
-    worker = worker_class(queues, connection=client, serializer=JSONSerializer)
+    worker = worker_class(queues(client), connection=client, serializer=JSONSerializer)
     sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
     if sweeper is not None:
         sweeper.start()

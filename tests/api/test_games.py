@@ -146,8 +146,8 @@ def test_R2_views_show_only_the_callers_hand(client, toy, redis_client):
     assert spectator["seat"] is None
     assert spectator["view"]["hand"] is None
     assert_nothing_hidden(spectator, None, [seed])
+    from application.games import GameService
     from domain.registry import get_rules
-    from store.service import GameService
 
     record, _, _ = GameService(redis_client).load(gid)
     for seat, token in tokens.items():

@@ -18,7 +18,7 @@ from pathlib import Path
 import redis
 import requests
 
-from store.service import GameService
+from application.games import GameService
 from tests.api.helpers import rotating_pick
 from tests.reliability.logcheck import check_log, verify_finished
 from tests.support import process_reaper

@@ -1,6 +1,6 @@
 """R2 scan: play random games in-process and look at every response each viewer can get.
 
-Each step goes through the service's own redaction path (`store.record.fold_entries`,
+Each step goes through the service's own redaction path (`gamelog.record.fold_entries`,
 `GameService.decide`, `api.presenters`: state, legal moves, events, the mover's answer,
 errors) and the scan checks, for every seat and a spectator, that nothing shown is beyond
 what the rules let that viewer know. The knowledge model is built from the event
@@ -26,16 +26,18 @@ from dataclasses import dataclass, field
 import redis
 
 from api import presenters
+from application.auth import Actor
+from application.games import GameService
 from domain.card.cards import NAMES as CARD_NAMES
 from domain.chance import Chance, seed_commitment
 from domain.errors import DomainError
+from domain.errors import KeltisError as ServiceError
 from domain.registry import get_rules
+from gamelog.entries import Entry, make_batch
+from gamelog.events import GAME_CREATED
+from gamelog.record import fold_entries
 from replays.build import build_replay
 from replays.errors import GameNotFinished
-from store.entries import Entry, make_batch
-from store.errors import ServiceError
-from store.record import GAME_CREATED, fold_entries
-from store.service import GameService
 from tests.api.helpers import rotating_pick
 
 CARD = "keltis-card"
@@ -65,7 +67,7 @@ class LeakReport:
 
 def _offline_service() -> GameService:
     """The service's decide path; it never talks to Redis (the client never connects)."""
-    return GameService(redis.Redis(host="127.0.0.1", port=1), enqueue_bots=False)
+    return GameService(redis.Redis(host="127.0.0.1", port=1))
 
 
 def _names_in(value) -> Iterator[str]:
@@ -173,7 +175,7 @@ class GameScan:
             view = self.rules.view(record.state, seat)
             command = self.rules.bots[self.bots[seat]](view, moves, self.rng)
             self._try_illegal(record)
-            batch, record = self.service.decide(record, seat, dict(command))
+            batch, record = self.service.decide(record, Actor(seat), dict(command))
             self._scan_step(record, batch, mover=seat)
         self.report.games += 1
 
@@ -221,7 +223,7 @@ class GameScan:
                 [{"action": "reroll", "dice": [0, 9]}, {"action": "move", "color": "grey"}]
             )
         try:
-            self.service.decide(record, seat, command)
+            self.service.decide(record, Actor(seat), command)
         except (DomainError, ServiceError) as error:
             message = {"code": error.code, "message": error.message, "rule": error.rule}
             if isinstance(error, ServiceError):

@@ -6,11 +6,11 @@ import json
 from dataclasses import dataclass
 
 from api import presenters
+from gamelog.entries import Entry, decode
+from gamelog.record import GameRecord, fold_entries
 from replays.build import build_replay
 from replays.verify import verify
 from store import keys
-from store.entries import Entry, decode
-from store.record import GameRecord, fold_entries
 
 
 class BrokenLog(Exception):

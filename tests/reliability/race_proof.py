@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import redis
 import requests
 
-from store.service import GameService
+from application.games import GameService
 from tests.reliability.logcheck import check_log, verify_finished, view_of_fold
 
 CLIENTS = 64
@@ -151,7 +151,7 @@ def run_http_race(base_url: str, client: redis.Redis, rounds: int = ROUNDS) -> R
 def _bot_job_process(redis_url, jobs, barrier, results) -> None:
     """Child process: run the bot job of every (game, version), in step with the other."""
     os.environ["REDIS_URL"] = redis_url
-    from workers.bot_turns import play_bot_turns
+    from application.jobs import play_bot_turns
 
     played = {}
     for game_id, version in jobs:
@@ -172,7 +172,7 @@ def run_bot_race(redis_url: str, games_per_kind: int = BOT_GAMES_PER_KIND) -> Bo
     """Two processes run the same bot jobs at the same moment; every game must end cleanly
     with each turn counted by exactly one of them."""
     client = redis.Redis.from_url(redis_url)
-    service = GameService(client, enqueue_bots=False)
+    service = GameService(client)
     jobs = []
     for game in ("keltis-card", "keltis-dice"):
         for _ in range(games_per_kind):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from api.presenters import move_result
+from application.games import GameService
 from store import keys
-from store.service import GameService
 from tests.reliability.fault_proof import run_redis_kills, run_tournament_kills, run_worker_kills
 from tests.reliability.logcheck import check_log
 from tests.reliability.web import WebServer
@@ -39,7 +39,7 @@ def test_tournament_games_survive_sigkilled_workers_counted_once(redis_server_fa
 def test_a_log_that_lost_its_tail_is_reloaded_not_stuck(redis_client):
     """With appendfsync everysec a Redis crash may lose the last appends; a process whose
     cache is ahead of the log must re-read it (not show the lost moves, nor 409 forever)."""
-    service = GameService(redis_client, enqueue_bots=False)
+    service = GameService(redis_client)
     record, tokens = service.create("keltis-card", [{"name": "ann"}, {"name": "bea"}], {})
     game_id, before_loss = record.game_id, record.version
     move = dict(record.rules.legal_moves(record.state, 0)[0])

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.presenters import move_result
+from application.games import GameService
 from domain.errors import DomainError
+from domain.errors import KeltisError as ServiceError
 from store import keys
 from store import service as service_module
-from store.errors import ServiceError
-from store.service import GameService
 
 ACTIONS = ["discard", "wish", "lay", "draw", "stop", "keep", "reroll", "move", "clover", "pass"]
 JSON_LEAF = (
@@ -76,7 +76,7 @@ def fuzz_service(redis_url):
     client = redis.Redis.from_url(redis_url)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(service_module, "secrets", FixedSeedSecrets)
-        yield GameService(client, enqueue_bots=False)
+        yield GameService(client)
     client.close()
 
 

@@ -37,7 +37,7 @@ def test_R2_scan_catches_a_view_that_shows_every_hand(monkeypatch):
 
 
 def test_R2_scan_catches_events_shown_unredacted(monkeypatch):
-    monkeypatch.setattr(presenters.GameService, "visible_entry", _unredacted)
+    monkeypatch.setattr(presenters, "visible_entry", _unredacted)
     report = scan_games("keltis-card", 2)
     assert any("hidden fields" in leak for leak in report.leaks)
     assert any("sees the seed" in leak for leak in report.leaks)

@@ -17,9 +17,10 @@ pytestmark = pytest.mark.redis
 
 def _play_stored_game(client, game: str, seed: int) -> tuple[str, list, list]:
     """A bot-seated game played through GameService: its id, a mid-game log, the full log."""
-    from store.service import GameService
+    from application.auth import Actor
+    from application.games import GameService
 
-    service = GameService(client, enqueue_bots=False)
+    service = GameService(client)
     record, _ = service.create(game, [{"bot": "random"}, {"bot": "greedy"}], {})
     rng = random.Random(seed)
     mid_game = None
@@ -27,8 +28,8 @@ def _play_stored_game(client, game: str, seed: int) -> tuple[str, list, list]:
         rules, seat = record.rules, record.to_move
         bot = rules.bots[record.players[seat]["bot"]]
         command = bot(rules.view(record.state, seat), rules.legal_moves(record.state, seat), rng)
-        batch, after = service.decide(record, seat, command)
-        if not service.append_decided(record, batch, after, enqueue=False):
+        batch, after = service.decide(record, Actor(seat), command)
+        if not service.append_batch(record, batch, after):
             raise RuntimeError("nobody else plays this game")
         record = after
         if mid_game is None and record.version > 40:

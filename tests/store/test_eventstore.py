@@ -7,8 +7,9 @@ import secrets
 
 import pytest
 
+from gamelog.entries import Entry, decode, encode, make_batch
+from gamelog.errors import UnreadableEntry
 from store import keys
-from store.entries import Entry, UnreadableEntry, decode, encode, make_batch
 from store.eventstore import EventStore
 
 

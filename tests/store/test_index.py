@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import fakeredis
 
+from gamelog.record import GameRecord
 from store import index
-from store.record import GameRecord
 
 
 def record(game_id: str, created: int, players=({"name": "a"}, {"open": True})) -> GameRecord:

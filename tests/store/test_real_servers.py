@@ -6,10 +6,10 @@ import secrets
 
 import pytest
 
+from application.games import GameService
+from gamelog.entries import make_batch
 from store import keys
-from store.entries import make_batch
 from store.eventstore import EventStore
-from store.service import GameService
 
 
 def test_append_and_load_work_on_a_redis_cluster(redis_cluster):
@@ -35,7 +35,7 @@ def test_append_and_load_work_on_a_redis_cluster(redis_cluster):
 @pytest.mark.timeout(60)
 def test_an_acknowledged_game_survives_a_redis_crash(aof_redis):
     client = aof_redis.client()
-    service = GameService(client, enqueue_bots=False)
+    service = GameService(client)
     record, tokens = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
     move = record.rules.legal_moves(record.state, 0)[0]
     service.play(record.game_id, tokens[0], move, lambda r, b, s: {"version": r.version})

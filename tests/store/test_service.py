@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
+from application.errors import SeatUnavailable, Unauthenticated, VersionConflict
+from application.games import GameService
 from store import keys, tokens
 from store.cache import RecordCache
-from store.errors import SeatUnavailable, Unauthenticated, VersionConflict
-from store.service import GameService
 from tests.store import toy_game
 
 
@@ -20,7 +20,7 @@ def toy(monkeypatch):
 
 @pytest.fixture
 def service(redis_client):
-    return GameService(redis_client, enqueue_bots=False)
+    return GameService(redis_client)
 
 
 def render(record, batch, seat):
@@ -81,7 +81,7 @@ def test_a_move_without_expected_version_retries_on_a_race_but_one_with_it_does_
     service, toy, redis_client
 ):
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
-    other = GameService(redis_client, RecordCache(), enqueue_bots=False)
+    other = GameService(redis_client, RecordCache())
     other.load(record.game_id)  # `other` caches the current version
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
     with pytest.raises(VersionConflict) as stale:
@@ -122,7 +122,7 @@ def test_the_cache_keeps_the_newest_version_and_a_bounded_size(service, toy):
 
 def test_a_lost_race_repairs_the_optimistic_index_write(service, toy, redis_client, monkeypatch):
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
-    racer = GameService(redis_client, RecordCache(), enqueue_bots=False)
+    racer = GameService(redis_client, RecordCache())
     stale = racer.load(record.game_id)
     racer.cache.discard(record.game_id)  # the race of a load, not of a cached copy (below)
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
@@ -148,7 +148,7 @@ def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_and_the_index_is_
     service, toy, redis_client
 ):
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
-    racer = GameService(redis_client, RecordCache(), enqueue_bots=False)
+    racer = GameService(redis_client, RecordCache())
     racer.load(record.game_id)  # the racer's process caches this version
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
     card_move = record.rules.legal_moves(record.state, 0)[0]
@@ -175,9 +175,9 @@ def test_a_move_on_a_cached_copy_still_needs_the_seats_own_token(service, toy, r
 
 
 def test_the_index_rebuild_skips_a_log_that_is_not_a_game(redis_client):
-    from store.errors import CorruptLog
+    from gamelog.errors import CorruptLog
 
-    service = GameService(redis_client, enqueue_bots=False)
+    service = GameService(redis_client)
     stray = "stray-log-0000000000"
     redis_client.rpush(keys.log(stray), '{"v":1,"n":1,"at":1,"by":null,"e":{"type":"x"}}')
     try:

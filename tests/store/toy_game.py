@@ -7,7 +7,7 @@ ends after three turns per seat.
 
 from __future__ import annotations
 
-from domain.errors import IllegalMove, InvalidOptions, NotYourTurn
+from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
 NAME = "toy-race"
 
@@ -76,7 +76,7 @@ class ToyRules:
 
     def decide(self, state, seat, command, chance):
         if self.to_move(state) is None:
-            raise IllegalMove("the game is over", rule="X9")
+            raise GameOver("the game is over", rule="X9")
         if seat != self.to_move(state):
             raise NotYourTurn("not your turn", rule="X2")
         if command.get("action") == "pass" and set(command) == {"action"}:

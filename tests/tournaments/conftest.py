@@ -12,7 +12,7 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from workers.tournaments import tournament_queue
+from application.jobs import tournament_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,9 +70,9 @@ def drained_tournament_queue(redis_client):
 
 def recompute_from_logs(client: redis.Redis, game_ids: list[str], labels: list[str]) -> dict:
     """Per entry label: games, sole wins, shared wins, scores, from each game's own log."""
-    from store.service import GameService
+    from application.games import GameService
 
-    service = GameService(client, enqueue_bots=False)
+    service = GameService(client)
     totals = {label: {"games": 0, "wins": 0, "shared": 0, "scores": []} for label in labels}
     for game_id in game_ids:
         record, _, _ = service.load(game_id)
@@ -93,7 +93,7 @@ def _forget_running_tournaments(request):
     yield
     if "redis_url" not in request.fixturenames:
         return
-    from store.tournaments import running_key
+    from store.keys import tournaments_running as running_key
 
     client = redis.Redis.from_url(request.getfixturevalue("redis_url"))
     client.delete(running_key())

@@ -52,13 +52,13 @@ def test_a_tournament_runs_on_the_queue_and_its_standings_match_the_games(
 def test_R1_the_server_salts_every_tournament_and_publishes_the_salt_at_the_end(
     client, redis_client, run_queued_jobs, drained_tournament_queue
 ):
-    from store.service import GameService
+    from application.games import GameService
     from tournaments import seeds
 
     first = start(client, games=2, seed="same")["id"]
     second = start(client, games=2, seed="same")["id"]
     run_queued_jobs()
-    service = GameService(redis_client, enqueue_bots=False)
+    service = GameService(redis_client)
     published = {}
     for tid in (first, second):
         state = client.get(f"/v1/tournaments/{tid}").json

@@ -11,12 +11,12 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from api import create_app
+from application.jobs import tournament_queue
 from replays.verify import verify
-from store.tournaments import spec_key
+from store.keys import tournament_spec as spec_key
 from tests.api.contract import ContractClient
 from tests.support.redis_servers import RedisServer
 from tests.tournaments.conftest import recompute_from_logs
-from workers.tournaments import tournament_queue
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -9,13 +9,15 @@ import pytest
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from application import jobs
+from application import jobs as bot_jobs
+from application import tournaments as use_cases
+from application.games import GameService
+from application.sweep import sweep_tournaments
 from store import keys
-from store.service import GameService
 from store.tournaments import TournamentStore
 from tournaments import schedule, seeds
 from tournaments.spec import make_spec
-from workers import bot_turns
-from workers import tournaments as jobs
 
 pytestmark = pytest.mark.redis
 
@@ -48,8 +50,8 @@ def test_a_job_run_twice_records_its_game_once(redis_client, tournament):
 
 def test_a_rerun_finishes_the_game_a_killed_run_created(redis_client, tournament):
     tid, spec = tournament
-    service = GameService(redis_client, enqueue_bots=False)
-    created = jobs.load_or_create(service, spec, tid, 1)  # the killed run got this far
+    service = GameService(redis_client)
+    created = use_cases.load_or_create(service, spec, tid, 1)  # the killed run got this far
     assert not created.finished
     before = log_of(redis_client, created.game_id)
     jobs.play_tournament_games(tid, 1)
@@ -68,7 +70,7 @@ def test_R1_tournament_games_are_service_games_with_derived_seed_and_seats(
 ):
     tid, spec = tournament
     jobs.play_tournament_games(tid, 3)
-    record, _, _ = GameService(redis_client, enqueue_bots=False).load(seeds.game_id(tid, 3))
+    record, _, _ = GameService(redis_client).load(seeds.game_id(tid, 3))
     assert record.finished
     assert record.seed_hex == seeds.game_seed(spec.seed, 3).hex()
     entries = schedule.seating(2, 2, 3)
@@ -78,10 +80,10 @@ def test_R1_tournament_games_are_service_games_with_derived_seed_and_seats(
 def test_a_tournament_game_is_the_game_the_bot_turn_worker_would_play(redis_client, tournament):
     """Whoever finishes a stranded game (this job or the bot sweep), it is the same game."""
     tid, spec = tournament
-    service = GameService(redis_client, enqueue_bots=False)
+    service = GameService(redis_client)
     game_id = seeds.game_id(tid, 2)
-    created = jobs.load_or_create(service, spec, tid, 2)
-    bot_turns.play_bot_turns(game_id, created.version)
+    created = use_cases.load_or_create(service, spec, tid, 2)
+    bot_jobs.play_bot_turns(game_id, created.version)
     by_bot_worker = [(e["n"], e["by"], e.get("cmd"), e["e"]) for e in log_of(redis_client, game_id)]
     redis_client.delete(keys.log(game_id), keys.tokens(game_id), keys.idempotency(game_id))
     jobs.play_tournament_games(tid, 2)
@@ -95,9 +97,9 @@ def test_a_job_plays_its_games_in_turn_skipping_recorded_ones(redis_client, monk
     spec = make_spec("keltis-card", ["greedy", "random"], 2, 6, "chunks", games_per_job=4)
     tid = seeds.new_tournament_id()
     TournamentStore(redis_client).create(tid, spec)
-    assert list(jobs.job_firsts(spec)) == [0, 4]
-    assert jobs.job_first_of(spec, 5) == 4
-    jobs.play_tournament_game(redis_client, tid, spec, 1)
+    assert list(use_cases.job_firsts(spec)) == [0, 4]
+    assert use_cases.job_first_of(spec, 5) == 4
+    use_cases.play_game(GameService(redis_client), TournamentStore(redis_client), tid, spec, 1)
     assert jobs.play_tournament_games(tid, 0)["recorded"] == [0, 2, 3]
     assert jobs.play_tournament_games(tid, 4)["recorded"] == [4, 5]
     assert TournamentStore(redis_client).done(tid) == 6
@@ -128,19 +130,19 @@ def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client,
     jobs.play_tournament_games(tid, 0)  # done: never swept
     jobs.enqueue_games(redis_client, tid, [1, 2])  # 1 stays queued
     started = Job.fetch(
-        jobs.game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
+        keys.tournament_game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
     )
     started.set_status(JobStatus.STARTED)  # 2: its worker dies
     queue.remove(started.id)
     now = int(time.time() * 1000)
     store.take_lease(tid, 2, now - 10_000)
     # 3, 4, 5: never enqueued (lost) -> revived; 2: stale lease -> revived
-    revived = [i for t, i in jobs.sweep_tournaments(redis_client, 1.0, now) if t == tid]
+    revived = [i for t, i in sweep_tournaments(redis_client, 1.0, now) if t == tid]
     assert revived == [2, 3, 4, 5]
-    assert _status(redis_client, jobs.game_job_id(tid, 1)) == JobStatus.QUEUED
-    assert _status(redis_client, jobs.game_job_id(tid, 2)) == JobStatus.QUEUED
+    assert _status(redis_client, keys.tournament_game_job_id(tid, 1)) == JobStatus.QUEUED
+    assert _status(redis_client, keys.tournament_game_job_id(tid, 2)) == JobStatus.QUEUED
     assert store.revivals(tid) == {2: 1, 3: 1, 4: 1, 5: 1}
-    assert [i for t, i in jobs.sweep_tournaments(redis_client, 1.0, now) if t == tid] == []
+    assert [i for t, i in sweep_tournaments(redis_client, 1.0, now) if t == tid] == []
     queue.empty()
 
 
@@ -151,13 +153,15 @@ def test_sweep_waits_a_full_stale_period_for_a_started_job_without_lease(redis_c
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
     jobs.enqueue_games(redis_client, tid, [0])
-    job = Job.fetch(jobs.game_job_id(tid, 0), connection=redis_client, serializer=JSONSerializer)
+    job = Job.fetch(
+        keys.tournament_game_job_id(tid, 0), connection=redis_client, serializer=JSONSerializer
+    )
     job.set_status(JobStatus.STARTED)
     queue.remove(job.id)
     now = int(time.time() * 1000)
-    assert jobs.sweep_tournaments(redis_client, 1.0, now) == []  # first seen started
-    assert jobs.sweep_tournaments(redis_client, 1.0, now + 500) == []
-    assert jobs.sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
+    assert sweep_tournaments(redis_client, 1.0, now) == []  # first seen started
+    assert sweep_tournaments(redis_client, 1.0, now + 500) == []
+    assert sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
     queue.empty()
 
 
@@ -168,7 +172,7 @@ def test_sweep_gives_up_on_a_game_after_the_revival_limit(redis_client, tourname
         jobs.play_tournament_games(tid, index)
     for _ in range(jobs.MAX_REVIVALS):
         store.count_revival(tid, 0)
-    assert jobs.sweep_tournaments(redis_client, 1.0) == []
+    assert sweep_tournaments(redis_client, 1.0) == []
 
 
 def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
@@ -184,5 +188,5 @@ def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
         return [JobStatus.FINISHED for _ in real_statuses(client, job_ids)]
 
     monkeypatch.setattr(jobs, "_job_statuses", finishing_meanwhile)
-    assert [r for r in jobs.sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
+    assert [r for r in sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
     assert TournamentStore(redis_client).revivals(tid) == {}

@@ -9,9 +9,10 @@ import time
 import pytest
 from rq import Worker
 
+from application.tournaments import games_of_job
+from store.keys import tournament_game_job_id as game_job_id
 from store.tournaments import TournamentStore
 from tests.tournaments.conftest import recompute_from_logs
-from workers.tournaments import game_job_id, games_of_job
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

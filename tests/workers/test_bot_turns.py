@@ -9,13 +9,14 @@ import time
 import pytest
 from rq.serializers import JSONSerializer
 
+from application import jobs as bot_jobs
+from application.games import GameService
+from application.jobs import bot_queue, enqueue_bot_turn
+from application.sweep import sweep_bot_turns as sweep
+from domain.autoplay import bot_rng
 from store import keys
-from store.botqueue import bot_queue, enqueue_bot_turn
-from store.service import GameService
 from tests.api.helpers import bearer
 from tests.store import toy_game
-from workers import bot_turns
-from workers.sweep import sweep
 
 CARD = "keltis-card"
 
@@ -23,7 +24,7 @@ CARD = "keltis-card"
 @pytest.fixture
 def quiet_service(redis_client):
     """A service that enqueues nothing (the test drives the bot job itself)."""
-    return GameService(redis_client, enqueue_bots=False)
+    return GameService(redis_client)
 
 
 def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(
@@ -35,7 +36,7 @@ def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(
     record, tokens = quiet_service.create(toy, players, {})
     quiet_service.play(record.game_id, tokens[0], {"action": "pass"}, lambda *a: {})
     version = quiet_service.store.length(record.game_id)
-    assert bot_turns.play_bot_turns(record.game_id, version) == 2
+    assert bot_jobs.play_bot_turns(record.game_id, version) == 2
     after, _, _ = quiet_service.load(record.game_id)
     assert after.to_move == 0
     entries = quiet_service.entries_after(record.game_id, version, 100)
@@ -47,15 +48,15 @@ def test_bot_job_does_nothing_when_someone_moved_first(quiet_service, monkeypatc
     monkeypatch.setenv("REDIS_URL", redis_url)
     record, _ = quiet_service.create(toy, [{"name": "b0", "bot": "first"}, {"name": "h"}], {})
     stale = record.version - 1
-    assert bot_turns.play_bot_turns(record.game_id, stale) == 0
+    assert bot_jobs.play_bot_turns(record.game_id, stale) == 0
     assert quiet_service.store.length(record.game_id) == record.version
 
 
 def test_bot_games_are_deterministic_per_game_and_version():
-    first = bot_turns.bot_rng("ab" * 32, "game", 7).random()
-    assert first == bot_turns.bot_rng("ab" * 32, "game", 7).random()
-    assert first != bot_turns.bot_rng("ab" * 32, "game", 8).random()
-    assert first != bot_turns.bot_rng("cd" * 32, "game", 7).random()
+    first = bot_rng("ab" * 32, "game", 7).random()
+    assert first == bot_rng("ab" * 32, "game", 7).random()
+    assert first != bot_rng("ab" * 32, "game", 8).random()
+    assert first != bot_rng("cd" * 32, "game", 7).random()
 
 
 def test_a_repeated_enqueue_does_nothing(redis_client):

@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from cli.serve import free_port, start_stack
-from workers.connection import NoRedisConfigured, redis_url_from_env
+from store.locate import NoRedisConfigured, redis_url_from_env
 
 
 def test_the_local_stack_starts_from_nothing_and_stops_without_orphans(tmp_path, monkeypatch):

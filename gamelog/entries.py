@@ -12,12 +12,10 @@ from typing import Any
 
 import orjson
 
+from gamelog.errors import UnreadableEntry
+
 FORMAT_VERSION = 1
 READABLE_FORMATS = frozenset({1})
-
-
-class UnreadableEntry(Exception):
-    """A log entry written in a format this code does not know."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +39,18 @@ def make_batch(
     ]
 
 
-def encode(entry: Entry) -> bytes:
-    """Compact JSON (UTF-8) of an entry; non-string keys become strings, as in `json`."""
+def to_dict(entry: Entry) -> dict[str, Any]:
+    """The stored shape of an entry: `{"v", "n", "at", "by", "cmd"?, "e"}`."""
     data: dict[str, Any] = {"v": FORMAT_VERSION, "n": entry.n, "at": entry.at, "by": entry.by}
     if entry.cmd is not None:
         data["cmd"] = entry.cmd
     data["e"] = entry.event
-    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    return data
+
+
+def encode(entry: Entry) -> bytes:
+    """Compact JSON (UTF-8) of an entry; non-string keys become strings, as in `json`."""
+    return orjson.dumps(to_dict(entry), option=orjson.OPT_NON_STR_KEYS)
 
 
 def decode(raw: bytes | str) -> Entry:

@@ -1,4 +1,4 @@
-"""Where the workers find Redis: REDIS_URL, else the URL a local `keltis serve` wrote."""
+"""Where a process finds Redis: REDIS_URL, else the URL a local `keltis serve` wrote."""
 
 from __future__ import annotations
 

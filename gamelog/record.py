@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from domain.game import FINAL_ROUND, FINISHED
+from domain import game as game_phases
 from domain.registry import get_rules
-from store.entries import Entry
-from store.errors import CorruptLog
+from gamelog.entries import Entry
+from gamelog.errors import CorruptLog
+from gamelog.events import GAME_CREATED, SEAT_JOINED
 
-GAME_CREATED = "game_created"
-SEAT_JOINED = "seat_joined"
-SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
 
-WAITING = "waiting"
-ACTIVE = "active"
-STATUSES = (WAITING, ACTIVE, FINAL_ROUND, FINISHED)
+class Status(StrEnum):
+    """Where a game stands: waiting for seats, then the rules' own phases."""
+
+    WAITING = "waiting"
+    ACTIVE = game_phases.ACTIVE
+    FINAL_ROUND = game_phases.FINAL_ROUND
+    FINISHED = game_phases.FINISHED
+
+
+STATUSES = tuple(Status)
 
 
 @dataclass(frozen=True)
@@ -48,15 +54,14 @@ class GameRecord:
         return self.state is not None
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.state is None:
-            return WAITING
-        phase = self.rules.phase(self.state)
-        return phase if phase in (FINAL_ROUND, FINISHED) else ACTIVE
+            return Status.WAITING
+        return Status(self.rules.phase(self.state))
 
     @property
     def finished(self) -> bool:
-        return self.status == FINISHED
+        return self.status is Status.FINISHED
 
     @property
     def to_move(self) -> int | None:

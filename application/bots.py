@@ -1,0 +1,93 @@
+"""Bot turns of stored games: the service's bots play from a game's newest version until a
+person is to move or the game ends, appended as one batch (one round trip)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from application.games import GameService
+from domain.autoplay import Turn, bot_rng, play_bots, play_to_end
+from domain.chance import Chance
+from gamelog.entries import Entry, make_batch
+from gamelog.record import GameRecord
+
+log = logging.getLogger(__name__)
+
+MAX_TURNS_PER_JOB = 2000
+
+
+def bots_of(record: GameRecord) -> list:
+    """Each seat's bot policy (None for a person's seat)."""
+    bots = record.rules.bots
+    return [bots[p["bot"]] if p.get("bot") else None for p in record.players]
+
+
+def rng_for(record: GameRecord):
+    """The bots' random source of a stored game, per version (application-wide: whoever plays
+    a bot turn, a job, a rerun or a tournament, the game is the same)."""
+    return lambda version: bot_rng(record.seed_hex, record.game_id, version)
+
+
+def run_of_turns(record: GameRecord, turns: list[Turn], at: int) -> tuple[list[Entry], GameRecord]:
+    """The entries of consecutive bot turns (one batch per command) and the record after."""
+    entries: list[Entry] = []
+    for turn in turns:
+        if turn.fallback:
+            log.warning(
+                "game %s v%d: the bot of seat %d proposed an illegal move; played the first "
+                "legal move instead",
+                record.game_id,
+                turn.version,
+                turn.seat,
+            )
+        entries.extend(make_batch(turn.version + 1, turn.events, at, turn.seat, turn.command))
+    last = turns[-1]
+    version = last.version + len(last.events)
+    return entries, replace(record, state=last.state, version=version, updated_at=at)
+
+
+def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
+    """Play the bot turns of a game due at `version`; returns the turns played.
+
+    Does nothing when the game is no longer at `version` (someone else moved first). The run
+    is appended with its expected version, so playing it twice does no harm; a run cut at
+    MAX_TURNS_PER_JOB leaves the next bot turn due (the scheduler takes it).
+    """
+    record, _, _ = service.load(game_id)
+    if record.version != version or not record.started:
+        return 0
+    chance = Chance.from_hex(record.seed_hex)
+    turns = list(
+        play_bots(
+            record.rules,
+            record.state,
+            bots_of(record),
+            chance,
+            rng_for(record),
+            record.version,
+            MAX_TURNS_PER_JOB,
+        )
+    )
+    if not turns:
+        service.refresh_index(record)  # the index said a bot was due: correct it
+        return 0
+    entries, after = run_of_turns(record, turns, service.clock())
+    return len(turns) if service.append_batch(record, entries, after) else 0
+
+
+def play_out(record: GameRecord, at: int) -> tuple[list[Entry], GameRecord]:
+    """Every entry the bots of an all-bot game append from `record` to its end."""
+    turns = list(
+        play_to_end(
+            record.rules,
+            record.state,
+            bots_of(record),
+            Chance.from_hex(record.seed_hex),
+            rng_for(record),
+            record.version,
+        )
+    )
+    if not turns:
+        return [], record
+    return run_of_turns(record, turns, at)

@@ -1,0 +1,62 @@
+"""Errors of the application's use cases; each is a `domain.errors.KeltisError` of a kind."""
+
+from __future__ import annotations
+
+from domain.errors import KeltisError, Kind
+
+
+class GameNotFound(KeltisError):
+    code = "game_not_found"
+    kind = Kind.NOT_FOUND
+
+
+class NoSuchSeat(KeltisError):
+    code = "no_such_seat"
+    kind = Kind.NOT_FOUND
+
+
+class UnknownGame(KeltisError):
+    """The named game (rules) does not exist."""
+
+    code = "unknown_game"
+
+
+class InvalidPlayers(KeltisError):
+    code = "invalid_players"
+
+
+class IdempotencyKeyReused(KeltisError):
+    """The same Idempotency-Key came back with a different request."""
+
+    code = "idempotency_key_reused"
+
+
+class Unauthenticated(KeltisError):
+    code = "unauthenticated"
+    kind = Kind.UNAUTHENTICATED
+
+
+class WrongGameToken(KeltisError):
+    code = "token_of_another_game"
+    kind = Kind.FORBIDDEN
+
+
+class SeatUnavailable(KeltisError):
+    code = "seat_taken"
+    kind = Kind.CONFLICT
+
+
+class GameNotStarted(KeltisError):
+    code = "game_not_started"
+    kind = Kind.CONFLICT
+
+
+class VersionConflict(KeltisError):
+    """The game moved on since the version the caller expected."""
+
+    code = "version_conflict"
+    kind = Kind.CONFLICT
+
+    def __init__(self, message: str, current_version: int):
+        super().__init__(message)
+        self.current_version = current_version

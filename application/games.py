@@ -1,0 +1,387 @@
+"""The use cases of games: create, join, play, read. Used by the API, the workers and the CLI.
+
+One command, start to finish: the caller's token is verified against the seat's stored hash
+first (application.auth); only then is the game decided for that seat, on this process's
+newest copy when it has one (one round trip: the append), else after one load. The index is
+written after an append succeeded, never before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+import redis
+
+from application import auth
+from application.errors import (
+    GameNotFound,
+    GameNotStarted,
+    IdempotencyKeyReused,
+    InvalidPlayers,
+    NoSuchSeat,
+    SeatUnavailable,
+    Unauthenticated,
+    UnknownGame,
+    VersionConflict,
+)
+from domain.chance import SEED_BYTES, Chance
+from domain.errors import KeltisError
+from domain.registry import game_names, get_rules
+from gamelog import events as log_events
+from gamelog.entries import Entry, make_batch
+from gamelog.errors import CorruptLog
+from gamelog.record import GameRecord, fold_entries
+from replays.build import build_replay
+from store import index, keys, tokens
+from store.cache import LoadedGame, RecordCache
+from store.clock import now_ms
+from store.codec import text
+from store.eventstore import AppendRequest, AppendResult, AppendStatus, EventStore
+
+log = logging.getLogger(__name__)
+
+GAME_ID_BYTES = 16  # 128 random bits, URL-safe
+MAX_RETRIES = 8
+
+# render(record_after, new_entries, seat) -> the JSON body answered to the caller.
+Render = Callable[[GameRecord, list[Entry], int], dict]
+
+
+class BotScheduler(Protocol):
+    """Where a bot turn that became due goes (application.jobs.BotTurnQueue)."""
+
+    def bot_due(self, game_id: str, version: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An HTTP-ready answer to a move: status and body (the first one, for a repeated key)."""
+
+    status: int
+    body: dict
+    repeated: bool = False
+
+
+class GameService:
+    """Commands and queries over games stored in Redis."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        cache: RecordCache | None = None,
+        clock: Callable[[], int] = now_ms,
+        scheduler: BotScheduler | None = None,
+    ):
+        self.client = client
+        self.store = EventStore(client)
+        self.cache = cache if cache is not None else RecordCache()
+        self.clock = clock
+        self.scheduler = scheduler
+
+    # ----- queries -------------------------------------------------------------------
+
+    @staticmethod
+    def rules_for(game: str):
+        """The rules of a game by name; UnknownGame when there is none."""
+        if game not in game_names():
+            raise UnknownGame(f"unknown game {game!r}")
+        return get_rules(game)
+
+    @staticmethod
+    def available_bots() -> dict[str, list[str]]:
+        """Bot names per game."""
+        return {name: sorted(get_rules(name).bots) for name in game_names()}
+
+    def load(
+        self, game_id: str, idempotency_field: str | None = None
+    ) -> tuple[GameRecord, dict[int, str], dict | None]:
+        """The game at its newest version (one round trip), its token hashes, a prior answer."""
+        loaded, prior = self.load_game(game_id, idempotency_field)
+        return loaded.record, loaded.token_hashes, prior
+
+    def load_game(
+        self, game_id: str, idempotency_field: str | None = None
+    ) -> tuple[LoadedGame, dict | None]:
+        """The game and its token hashes at the newest version, and a prior answer."""
+        cached = self.cache.get(game_id)
+        after = cached.record.version if cached else 0
+        snapshot = self.store.load(game_id, after, idempotency_field)
+        if cached is not None and snapshot.length < after:
+            # The log is shorter than this process's copy: Redis lost its tail (a crash
+            # without appendfsync always) or was restored from a backup. Re-read it all.
+            self.cache.discard(game_id)
+            return self.load_game(game_id, idempotency_field)
+        if cached is None and not snapshot.entries:
+            raise GameNotFound("no game with this id")
+        record = cached.record if cached else None
+        if snapshot.entries:
+            record = fold_entries(record, game_id, snapshot.entries)
+        loaded = LoadedGame(record, snapshot.token_hashes)
+        self.cache.put(loaded)
+        return loaded, snapshot.prior_answer
+
+    def seat_of(self, game_id: str, token: str | None, token_hashes: dict[int, str]) -> int | None:
+        """The caller's seat from a bearer token (None without one).
+
+        Unauthenticated for a token that matches no seat; WrongGameToken for a valid token
+        of another game.
+        """
+        if token is None:
+            return None
+        claim = auth.claim_of(token)
+        if claim.game_id != game_id:
+            auth.refuse_foreign(self.store, claim)
+        return auth.verify(claim, token_hashes).seat
+
+    def read(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
+        """The game at its newest version and the caller's verified seat (None: spectator)."""
+        record, token_hashes, _ = self.load(game_id)
+        return record, self.seat_of(game_id, token, token_hashes)
+
+    def entries_after(self, game_id: str, after: int, limit: int) -> list[Entry]:
+        """Stored entries after version `after` (at most `limit`)."""
+        return self.store.load(game_id, after, limit=limit).entries
+
+    def wait_for_version(self, game_id: str, after: int, wait_s: float, poll_s: float = 0.05):
+        """Block up to `wait_s` seconds until the game's version exceeds `after`."""
+        deadline = time.monotonic() + wait_s
+        while self.store.length(game_id) <= after and time.monotonic() < deadline:
+            time.sleep(poll_s)
+
+    def list_games(self, status, game, offset, limit):
+        return index.list_games(self.client, status, game, offset, limit)
+
+    def replay(self, game_id: str) -> dict:
+        """The replay of a finished game; GameNotFound, or GameNotFinished for a live game
+        (nothing of its hidden information is built, R2)."""
+        entries = self.store.load(game_id).entries
+        if not entries:
+            raise GameNotFound("no game with this id")
+        return build_replay(game_id, entries)
+
+    # ----- commands ------------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        players: list[dict],
+        options: Mapping,
+        game_id: str | None = None,
+        seed: bytes | None = None,
+    ) -> tuple[GameRecord, dict[int, str]]:
+        """A new game; returns its record and a token for each named human seat.
+
+        `game_id` and `seed` are random unless a trusted caller derives them (tournaments:
+        bots-only games); VersionConflict when a game of that id exists already.
+        """
+        rules = self.rules_for(game)
+        _check_players(rules, players)
+        options = rules.normalize_options(options)
+        game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
+        seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
+        events = [log_events.game_created(game, options, players, seed)]
+        if not any(p.get("open") for p in players):
+            events += rules.start(len(players), options, Chance(seed))
+        seat_tokens = {
+            seat: tokens.new_token(game_id, seat)
+            for seat, p in enumerate(players)
+            if not p.get("open") and not p.get("bot")
+        }
+        batch = make_batch(1, events, self.clock(), None, None)
+        record = fold_entries(None, game_id, batch)
+        hashes = {s: tokens.digest(t) for s, t in seat_tokens.items()}
+        result = self.store.append(AppendRequest(game_id, 0, batch, new_token_hashes=hashes))
+        if not result.ok:
+            raise VersionConflict("a game with this id already exists", result.version or 0)
+        self._committed(None, record, hashes)
+        return record, seat_tokens
+
+    def join(self, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
+        """Take an open seat; the game starts (same batch) when it was the last one."""
+        for _ in range(MAX_RETRIES):
+            loaded, _ = self.load_game(game_id)
+            record = loaded.record
+            if not 0 <= seat < len(record.players):
+                raise NoSuchSeat(f"this game has no seat {seat}")
+            if not record.players[seat].get("open"):
+                raise SeatUnavailable(f"seat {seat} is not open")
+            events = [log_events.seat_joined(seat, name)]
+            if record.open_seats == [seat]:
+                chance = Chance.from_hex(record.seed_hex)
+                events += record.rules.start(len(record.players), record.options, chance)
+            token = tokens.new_token(game_id, seat)
+            batch = make_batch(record.version + 1, events, self.clock(), None, None)
+            after = fold_entries(record, game_id, batch)
+            digest = {seat: tokens.digest(token)}
+            request = AppendRequest(game_id, record.version, batch, new_token_hashes=digest)
+            if self.store.append(request).ok:
+                self._committed(record, after, digest)
+                return after, token
+        raise VersionConflict("the game is too busy; try again", record.version)
+
+    def play(
+        self,
+        game_id: str,
+        token: str | None,
+        command: dict,
+        render: Render,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Answer:
+        """Apply one command of the token's seat; answer as `render` says (200).
+
+        The token is verified before the game is decided for its seat: a forged token costs
+        the same whatever the command (R2).
+        """
+        if token is None:
+            raise Unauthenticated("a seat's bearer token is required")
+        claim = auth.claim_of(token)
+        if claim.game_id != game_id:
+            auth.refuse_foreign(self.store, claim)
+        field = f"{claim.seat}:{idempotency_key}" if idempotency_key is not None else None
+        # Only a request with an Idempotency-Key needs its fingerprint (stored, compared).
+        fingerprint = _fingerprint(command, expected_version) if field is not None else None
+        loaded, fresh, prior = self.cache.get(game_id), False, None
+        if loaded is None or claim.seat not in loaded.token_hashes:
+            (loaded, prior), fresh = self.load_game(game_id, field), True
+        actor = auth.verify(claim, loaded.token_hashes)
+        for _ in range(MAX_RETRIES):
+            if prior is not None:
+                return _repeat(prior, fingerprint)
+            try:
+                batch, after = self.decide(loaded.record, actor, command, expected_version)
+            except KeltisError:
+                if fresh:
+                    raise
+                # A copy of this process may be stale: decide again on the newest version.
+                (loaded, prior), fresh = self.load_game(game_id, field), True
+                continue
+            body = render(after, batch, actor.seat)
+            answer = {"fp": fingerprint, "status": 200, "body": body}
+            result = self._append(loaded.record, after, batch, field, answer, actor)
+            if result.ok:
+                return Answer(200, body)
+            if result.status is AppendStatus.DUPLICATE:
+                return _repeat(result.first_answer, fingerprint)
+            if result.status is AppendStatus.UNAUTHORIZED:
+                raise Unauthenticated("the bearer token is not valid for this game")
+            if expected_version is not None:
+                raise VersionConflict("the game has moved on", result.version)
+            (loaded, prior), fresh = self.load_game(game_id, field), True
+        raise VersionConflict("the game is too busy; try again", loaded.record.version)
+
+    def decide(
+        self,
+        record: GameRecord,
+        actor: auth.Actor,
+        command: dict,
+        expected_version: int | None = None,
+    ) -> tuple[list[Entry], GameRecord]:
+        """The entries a verified actor's command appends and the record after them; raises
+        the domain's errors (with their rule ids)."""
+        if not record.started:
+            raise GameNotStarted("the game waits for players to join")
+        if expected_version is not None and expected_version != record.version:
+            raise VersionConflict("the game has moved on", record.version)
+        chance = Chance.from_hex(record.seed_hex)
+        events = record.rules.decide(record.state, actor.seat, command, chance)
+        batch = make_batch(record.version + 1, events, self.clock(), actor.seat, dict(command))
+        return batch, fold_entries(record, record.game_id, batch)
+
+    def append_batch(self, before: GameRecord, batch: list[Entry], after: GameRecord) -> bool:
+        """Append entries the service decided itself (bots) on `before`; False when the game
+        moved on first."""
+        return self._append(before, after, batch).ok
+
+    def _append(
+        self,
+        before: GameRecord,
+        after: GameRecord,
+        batch: list[Entry],
+        idempotency_field: str | None = None,
+        answer: dict | None = None,
+        actor: auth.Actor | None = None,
+    ) -> AppendResult:
+        token_check = None
+        if actor is not None and actor.token_hash is not None:
+            token_check = (actor.seat, actor.token_hash)
+        request = AppendRequest(
+            after.game_id,
+            before.version,
+            batch,
+            idempotency_field,
+            answer,
+            token_check=token_check,
+        )
+        result = self.store.append(request)
+        if result.ok:
+            self._committed(before, after)
+        elif result.status is AppendStatus.CONFLICT and result.version < before.version:
+            self.cache.discard(after.game_id)  # the log lost its tail since the load
+        return result
+
+    def _committed(
+        self, before: GameRecord | None, after: GameRecord, new_hashes: dict | None = None
+    ) -> None:
+        """After a successful append: cache the new version (with the seats' token hashes),
+        write its index entries, and hand a bot turn that became due to the scheduler."""
+        known = self.cache.get(after.game_id)
+        hashes = dict(known.token_hashes) if known is not None else {}
+        self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))
+        pipe = self.client.pipeline(transaction=False)
+        index.update(pipe, after, before)
+        pipe.execute()
+        if self.scheduler is not None and after.bot_to_move() and not after.finished:
+            self.scheduler.bot_due(after.game_id, after.version)
+
+    def refresh_index(self, record: GameRecord) -> None:
+        """Write the index entries of one game."""
+        pipe = self.client.pipeline(transaction=False)
+        index.update(pipe, record)
+        pipe.execute()
+
+    def rebuild_index(self) -> int:
+        """Rewrite every index entry from the logs; returns the number of games."""
+        count = 0
+        for key in self.client.scan_iter(match=keys.log_pattern(), count=500):
+            try:
+                record, _, _ = self.load(keys.game_id_from_log_key(text(key)))
+            except CorruptLog as error:
+                log.warning("index rebuild skips %s: %s", text(key), error.message)
+                continue
+            self.refresh_index(record)
+            count += 1
+        return count
+
+
+def _check_players(rules, players: list[dict]) -> None:
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise InvalidPlayers(
+            f"{rules.name} takes {rules.min_players} to {rules.max_players} players"
+        )
+    for seat, player in enumerate(players):
+        bot = player.get("bot")
+        if bot is not None and bot not in rules.bots:
+            raise InvalidPlayers(f"seat {seat}: unknown bot {bot!r}")
+        if player.get("open") and (player.get("name") or bot):
+            raise InvalidPlayers(f"seat {seat}: an open seat has no name or bot")
+        if not player.get("open") and not (player.get("name") or bot):
+            raise InvalidPlayers(f"seat {seat}: a seat needs a name, a bot or open: true")
+
+
+def _fingerprint(command: dict, expected_version: int | None) -> str:
+    canonical = json.dumps([command, expected_version], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _repeat(prior: dict, fingerprint: str) -> Answer:
+    if prior.get("fp") != fingerprint:
+        raise IdempotencyKeyReused("this Idempotency-Key was used for another request")
+    return Answer(prior["status"], prior["body"], repeated=True)

@@ -1,0 +1,205 @@
+"""The RQ jobs of the service and how they are queued: bot turns, tournament games, replay
+archives. Every job is named here, by its function, and nowhere else.
+
+RQ conventions: JSON serializer, explicit `args=`, job ids from `store.keys`
+(`[A-Za-z0-9_-]`), and jobs that do no harm when run twice (RQ runs a job at least once).
+Bot turns have their own queue, served before tournaments' (`queues`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import redis
+from rq import Queue, Retry, get_current_job
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+from application import bots, tournaments
+from application.games import GameService
+from store import keys
+from store.cache import RecordCache
+from store.locate import queue_from_env, store_for
+from store.tournaments import TournamentStore
+
+BOT_JOB_TIMEOUT_S = 120
+GAME_JOB_TIMEOUT_S = 300
+ARCHIVE_JOB_TIMEOUT_S = 1800
+PENDING = frozenset({JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
+
+
+def bot_queue(client: redis.Redis) -> Queue:
+    """The queue of bot turns on RQ's Redis `client`."""
+    return Queue(keys.bot_queue_name(), connection=client, serializer=JSONSerializer)
+
+
+def tournament_queue(client: redis.Redis) -> Queue:
+    """The queue of tournament jobs (game batches and archives)."""
+    return Queue(keys.tournament_queue_name(), connection=client, serializer=JSONSerializer)
+
+
+def queues(client: redis.Redis) -> list[Queue]:
+    """Every queue a worker serves, in the order it serves them."""
+    return [bot_queue(client), tournament_queue(client)]
+
+
+def fetch_job(client: redis.Redis, job_id: str) -> Job | None:
+    """The job of that id, or None."""
+    try:
+        return Job.fetch(job_id, connection=client, serializer=JSONSerializer)
+    except NoSuchJobError:
+        return None
+
+
+def delete_job(client: redis.Redis, job_id: str) -> None:
+    with contextlib.suppress(NoSuchJobError):
+        Job.fetch(job_id, connection=client, serializer=JSONSerializer).delete()
+
+
+# ----- the job functions (run by `keltis worker`) -----------------------------------------
+
+
+_services: dict[tuple[int, bool], tuple[redis.Redis, GameService]] = {}
+
+
+def _clients() -> tuple[redis.Redis, redis.Redis]:
+    """(game store, RQ's Redis) of this job: one server, unless RQ_REDIS_URL splits them."""
+    job = get_current_job()
+    queue = job.connection if job is not None else queue_from_env()
+    return store_for(queue), queue
+
+
+def service_for(queue: redis.Redis, schedules_bots: bool = True) -> GameService:
+    """One GameService (with its cache) per RQ connection of this process; the service of
+    tournament jobs schedules no bot turns (its games are played out in one batch)."""
+    known = _services.get((id(queue), schedules_bots))
+    if known is None or known[0] is not queue:
+        scheduler = BotTurnQueue(queue) if schedules_bots else None
+        cache = RecordCache() if schedules_bots else RecordCache(64)
+        known = (queue, GameService(store_for(queue), cache=cache, scheduler=scheduler))
+        _services[(id(queue), schedules_bots)] = known
+    return known[1]
+
+
+def play_bot_turns(game_id: str, version: int) -> int:
+    """Job: the bot turns of a game due at `version`; the number played."""
+    _, queue = _clients()
+    return bots.play_bot_turns(service_for(queue), game_id, version)
+
+
+def play_tournament_games(tournament_id: str, first: int) -> dict:
+    """Job: the games of a tournament's job starting at `first` that have no outcome yet."""
+    client, queue = _clients()
+    service = service_for(queue, schedules_bots=False)
+    recorded = tournaments.play_games(service, TournamentStore(client), tournament_id, first)
+    return {"first": first, "recorded": recorded}
+
+
+def build_archive(tournament_id: str) -> int:
+    """Job: build and store the zip of every game's replay; the number of replays."""
+    client, queue = _clients()
+    service = service_for(queue, schedules_bots=False)
+    return tournaments.build_archive(service, TournamentStore(client), tournament_id)
+
+
+# ----- queueing ------------------------------------------------------------------------------
+
+
+class BotTurnQueue:
+    """The BotScheduler of a GameService: a due bot turn becomes an RQ job."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+
+    def bot_due(self, game_id: str, version: int) -> None:
+        enqueue_bot_turn(self.client, game_id, version)
+
+
+def enqueue_bot_turn(client: redis.Redis, game_id: str, version: int, retry: bool = False) -> bool:
+    """Enqueue the bot turn due at `version`; a repeat does nothing. True when enqueued.
+
+    With `retry` (the sweep), a job of that id that is no longer pending (its worker died,
+    or it failed) is replaced; running it again is harmless (the append checks the version).
+    """
+    queue = bot_queue(client)
+    job_id = keys.bot_job_id(game_id, version)
+    if retry:
+        job = fetch_job(client, job_id)
+        if job is not None:
+            if job.get_status(refresh=False) in PENDING and job_id in queue.job_ids:
+                return False
+            job.delete()
+    try:
+        queue.enqueue(
+            play_bot_turns,
+            args=[game_id, version],
+            job_id=job_id,
+            unique=True,
+            job_timeout=BOT_JOB_TIMEOUT_S,
+            result_ttl=300,
+            failure_ttl=3600,
+        )
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def enqueue_games(client: redis.Redis, tournament_id: str, firsts) -> int:
+    """Enqueue the game jobs starting at `firsts` in one pipeline; the number enqueued."""
+    queue = tournament_queue(client)
+    jobs = [
+        Queue.prepare_data(
+            play_tournament_games,
+            args=[tournament_id, first],
+            job_id=keys.tournament_game_job_id(tournament_id, first),
+            timeout=GAME_JOB_TIMEOUT_S,
+            result_ttl=600,
+            failure_ttl=24 * 3600,
+            retry=Retry(max=3),
+        )
+        for first in firsts
+    ]
+    with client.pipeline() as pipe:
+        queue.enqueue_many(jobs, pipeline=pipe)
+        pipe.execute()
+    return len(jobs)
+
+
+def enqueue_archive(client: redis.Redis, tournament_id: str) -> bool:
+    """Enqueue the archive job unless one is pending already; True when enqueued."""
+    queue = tournament_queue(client)
+    job_id = keys.archive_job_id(tournament_id)
+    job = fetch_job(client, job_id)
+    if job is not None:
+        if job.get_status(refresh=False) in PENDING | {JobStatus.STARTED}:
+            return False
+        job.delete()
+    try:
+        queue.enqueue(
+            build_archive,
+            args=[tournament_id],
+            job_id=job_id,
+            unique=True,
+            job_timeout=ARCHIVE_JOB_TIMEOUT_S,
+            result_ttl=600,
+            failure_ttl=24 * 3600,
+            retry=Retry(max=2),
+        )
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def start_tournament(store: TournamentStore, queue: redis.Redis, request: dict) -> tuple:
+    """Record a tournament and enqueue all its game jobs; its id and spec."""
+    tid, spec = tournaments.start(store, request)
+    enqueue_games(queue, tid, tournaments.job_firsts(spec))
+    return tid, spec
+
+
+def request_archive(store: TournamentStore, queue: redis.Redis, tid: str) -> str:
+    """Ask for a finished tournament's archive (built by a job); its archive state."""
+    if tournaments.archive_wanted(store, tid):
+        enqueue_archive(queue, tid)
+    return store.archive_state(tid)

@@ -1,0 +1,204 @@
+"""The use cases of tournaments: start one, follow it, play its games, build its archive,
+and find its lost jobs.
+
+Each game of a tournament is an ordinary event-sourced game, created through `GameService`
+like an API game, with the id `<tournament id>-g<index>` and the seed derived from the
+tournament's seed (`tournaments.seeds`). Its bots choose with the same per-version random
+source as every bot turn of the service (`application.bots`), so whoever finishes a game
+(a job, a rerun, or the bot sweep after a crash) the game is the same.
+
+Running a game job twice does no harm: a rerun finds the existing game and finishes it (or
+just reads its result), the rest of a game is appended in one atomic batch with its expected
+version, and an outcome is recorded once (HSETNX).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import replace
+
+from application.bots import play_out
+from application.errors import VersionConflict
+from application.games import GameService
+from domain.errors import DomainError
+from gamelog.record import GameRecord
+from replays.build import build_replay
+from replays.files import dump_replay
+from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
+from tournaments import errors, schedule, seeds
+from tournaments.spec import TournamentSpec, make_spec, new_salt
+from tournaments.standings import GameOutcome, entry_labels
+from tournaments.summary import compute_rows, export_document, summary
+
+MAX_APPEND_ATTEMPTS = 5
+
+
+class TournamentGameStuck(DomainError):
+    """A tournament game could not be finished (no legal move, or too many commands)."""
+
+    code = "tournament_game_stuck"
+
+
+# ----- starting and following --------------------------------------------------------------
+
+
+def start(store: TournamentStore, request: dict) -> tuple[str, TournamentSpec]:
+    """Record a new tournament from a validated request; its id and spec (salted, R1)."""
+    spec = make_spec(
+        request["game"],
+        request["bots"],
+        request.get("players_per_game"),
+        request["games"],
+        request.get("seed"),
+        options=request.get("options") or {},
+    )
+    spec = replace(spec, salt=new_salt())  # the server's share of the randomness (R1)
+    tid = seeds.new_tournament_id()
+    store.create(tid, spec)
+    return tid, spec
+
+
+def describe(store: TournamentStore, tid: str, with_outcomes: bool = False) -> dict:
+    """A tournament's summary (or its export document); standings are cached per number of
+    finished games."""
+    spec, created_at = store.load(tid)
+    outcomes = store.outcomes(tid) if with_outcomes else None
+    done = len(outcomes) if outcomes is not None else store.done(tid)
+    rows = store.cached_standings(tid, done)
+    if rows is None:
+        outcomes = outcomes if outcomes is not None else store.outcomes(tid)
+        done = len(outcomes)
+        rows = compute_rows(spec, outcomes)
+        store.cache_standings(tid, done, rows)
+    meta = store.meta(tid)
+    finished_at = int(meta["finished_at"]) if "finished_at" in meta else None
+    found = summary(tid, spec, created_at, done, rows, finished_at, store.archive_state(tid))
+    return export_document(found, spec, outcomes) if with_outcomes else found
+
+
+def require_finished(store: TournamentStore, tid: str) -> TournamentSpec:
+    """The spec of a tournament whose games are all over; TournamentRunning otherwise."""
+    spec, _ = store.load(tid)
+    if store.done(tid) < spec.games:
+        raise errors.TournamentRunning("the tournament still has unfinished games")
+    return spec
+
+
+def archive(store: TournamentStore, tid: str) -> bytes:
+    """The stored replay archive; ArchiveNotReady while it is not built."""
+    require_finished(store, tid)
+    data = store.archive(tid)
+    if data is None:
+        queued = store.archive_state(tid) == ARCHIVE_QUEUED
+        hint = "it is being built; try again shortly" if queued else "POST here to build it"
+        raise errors.ArchiveNotReady(f"the replay archive is not ready: {hint}")
+    return data
+
+
+def archive_wanted(store: TournamentStore, tid: str) -> bool:
+    """Note that the archive is asked for; True when it must be built (not ready yet)."""
+    require_finished(store, tid)
+    if store.archive_state(tid) == ARCHIVE_READY:
+        return False
+    store.mark_archive_queued(tid)
+    return True
+
+
+# ----- playing -------------------------------------------------------------------------------
+
+
+def job_firsts(spec: TournamentSpec) -> range:
+    """The first game index of every game job of a tournament."""
+    return range(0, spec.games, spec.games_per_job)
+
+
+def games_of_job(spec: TournamentSpec, first: int) -> range:
+    """The game indexes the job starting at `first` plays, in order."""
+    return range(first, min(first + spec.games_per_job, spec.games))
+
+
+def job_first_of(spec: TournamentSpec, index: int) -> int:
+    """The first game of the job that plays game `index`."""
+    return index - index % spec.games_per_job
+
+
+def players_of(spec: TournamentSpec, entries) -> list[dict]:
+    """The bot seats of a game: each named after its entry's label."""
+    labels = entry_labels(spec.bots)
+    return [{"name": labels[entry], "bot": spec.bots[entry]} for entry in entries]
+
+
+def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: int) -> GameRecord:
+    """The game of `index`: a new one created through the service, or the stored one."""
+    game_id = seeds.game_id(tid, index)
+    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    try:
+        record, _ = service.create(
+            spec.game,
+            players_of(spec, entries),
+            spec.game_options,
+            game_id=game_id,
+            seed=seeds.game_seed(spec.seed, index, spec.salt),
+        )
+    except VersionConflict:  # a run before this one created it
+        record = service.load(game_id)[0]
+    return record
+
+
+def finish(service: GameService, record: GameRecord) -> GameRecord:
+    """Let the bots finish the game; the rest of it is appended as one atomic batch."""
+    for _ in range(MAX_APPEND_ATTEMPTS):
+        if record.finished:
+            return record
+        if not record.started:
+            raise TournamentGameStuck(f"game {record.game_id} has not started")
+        entries, after = play_out(record, service.clock())
+        if service.append_batch(record, entries, after):
+            return after
+        record = service.load(record.game_id)[0]  # someone else moved it on: continue
+    raise VersionConflict("the game kept moving under this job", record.version)
+
+
+def play_game(service: GameService, store: TournamentStore, tid: str, spec, index: int) -> bool:
+    """Play (or finish, or just read) game `index`; record its outcome; True if recorded."""
+    record = finish(service, load_or_create(service, spec, tid, index))
+    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    outcome = GameOutcome.from_result(
+        index, record.game_id, entries, record.rules.result(record.state)
+    )
+    return store.record_outcome(tid, outcome, spec.games)
+
+
+def play_games(service: GameService, store: TournamentStore, tid: str, first: int) -> list[int]:
+    """Play the games of the job starting at `first` that have no outcome yet; the indexes
+    recorded."""
+    spec, _ = store.load(tid)
+    if first not in job_firsts(spec):
+        raise ValueError(f"tournament {tid} has no job starting at game {first}")
+    recorded = []
+    for index in store.missing_outcomes(tid, games_of_job(spec, first)):
+        store.take_lease(tid, first)
+        if play_game(service, store, tid, spec, index):
+            recorded.append(index)
+    store.drop_lease(tid, first)
+    return recorded
+
+
+def archive_bytes(service: GameService, outcomes: list[GameOutcome]) -> bytes:
+    """A zip with one `<game id>.replay.json` per finished game, in index order."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        for outcome in outcomes:
+            entries = service.store.load(outcome.game_id).entries
+            replay = build_replay(outcome.game_id, entries)
+            zipped.writestr(f"{outcome.game_id}.replay.json", dump_replay(replay))
+    return buffer.getvalue()
+
+
+def build_archive(service: GameService, store: TournamentStore, tid: str) -> int:
+    """Build and store the zip of every game's replay; the number of replays."""
+    require_finished(store, tid)
+    outcomes = store.outcomes(tid)
+    store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes))
+    return len(outcomes)

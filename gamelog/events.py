@@ -1,0 +1,39 @@
+"""The events the service itself writes into a game's log (the rules never fold them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.chance import seed_commitment
+
+GAME_CREATED = "game_created"
+SEAT_JOINED = "seat_joined"
+SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
+
+
+def game_created(game: str, options: Mapping, players: list[dict], seed: bytes) -> dict:
+    """The first event of every log: game, options, seats, and the seed (hidden until the
+    end; its SHA-256 is public from the start)."""
+    return {
+        "type": GAME_CREATED,
+        "game": game,
+        "options": dict(options),
+        "players": [stored_player(p) for p in players],
+        "seed_sha256": seed_commitment(seed),
+        "hidden": {"seed": seed.hex()},
+    }
+
+
+def seat_joined(seat: int, name: str) -> dict:
+    """A person took an open seat."""
+    return {"type": SEAT_JOINED, "seat": seat, "name": name}
+
+
+def stored_player(player: Mapping) -> dict:
+    """A seat as `game_created` records it: `{"open": true}`, or a name and maybe a bot."""
+    if player.get("open"):
+        return {"open": True}
+    stored = {"name": player.get("name") or player["bot"]}
+    if player.get("bot"):
+        stored["bot"] = player["bot"]
+    return stored
