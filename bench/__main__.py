@@ -10,6 +10,7 @@ MODULES = [
     "bench.card",
     "bench.dice",
     "bench.api",
+    "bench.security",
     "bench.tournament",
     "bench.reliability",
     "bench.redis_durability",

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.presenters import move_result
+from application import games as service_module
 from application.games import GameService
 from domain.errors import DomainError
 from domain.errors import KeltisError as ServiceError
 from store import keys
-from store import service as service_module
 
 ACTIONS = ["discard", "wish", "lay", "draw", "stop", "keep", "reroll", "move", "clover", "pass"]
 JSON_LEAF = (
