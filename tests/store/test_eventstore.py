@@ -10,7 +10,7 @@ import pytest
 from gamelog.entries import Entry, decode, encode, make_batch
 from gamelog.errors import UnreadableEntry
 from store import keys
-from store.eventstore import EventStore
+from store.eventstore import AppendRequest, EventStore
 
 
 @pytest.fixture
@@ -36,18 +36,22 @@ def test_every_key_of_a_game_carries_its_hash_tag():
 
 def test_append_checks_the_expected_version(store):
     game_id = new_id()
-    assert store.append(game_id, 0, batch(1, 2)).version == 2
-    conflict = store.append(game_id, 0, batch(1, 1))
+    assert store.append(AppendRequest(game_id, 0, batch(1, 2))).version == 2
+    conflict = store.append(AppendRequest(game_id, 0, batch(1, 1)))
     assert (conflict.status, conflict.version) == ("conflict", 2)
-    assert store.append(game_id, 2, batch(3, 1)).version == 3
+    assert store.append(AppendRequest(game_id, 2, batch(3, 1))).version == 3
     assert [e.n for e in store.load(game_id).entries] == [1, 2, 3]
 
 
 def test_an_idempotency_key_returns_the_stored_first_answer_and_appends_nothing(store):
     game_id = new_id()
-    first = store.append(game_id, 0, batch(1, 1), "0:key", {"status": 200, "body": {"a": 1}})
+    first = store.append(
+        AppendRequest(game_id, 0, batch(1, 1), "0:key", {"status": 200, "body": {"a": 1}})
+    )
     assert first.status == "ok"
-    again = store.append(game_id, 1, batch(2, 1), "0:key", {"status": 200, "body": {"a": 2}})
+    again = store.append(
+        AppendRequest(game_id, 1, batch(2, 1), "0:key", {"status": 200, "body": {"a": 2}})
+    )
     assert (again.status, again.first_answer) == ("dup", {"status": 200, "body": {"a": 1}})
     assert store.length(game_id) == 1
     snapshot = store.load(game_id, idempotency_field="0:key")
@@ -56,23 +60,25 @@ def test_an_idempotency_key_returns_the_stored_first_answer_and_appends_nothing(
 
 def test_token_hashes_are_recorded_with_the_batch(store):
     game_id = new_id()
-    store.append(game_id, 0, batch(1, 1), token_hashes={0: "ab" * 32, 2: "cd" * 32})
+    store.append(
+        AppendRequest(game_id, 0, batch(1, 1), new_token_hashes={0: "ab" * 32, 2: "cd" * 32})
+    )
     assert store.load(game_id).token_hashes == {0: "ab" * 32, 2: "cd" * 32}
-    failed = store.append(game_id, 0, batch(1, 1), token_hashes={1: "ef" * 32})
+    failed = store.append(AppendRequest(game_id, 0, batch(1, 1), new_token_hashes={1: "ef" * 32}))
     assert failed.status == "conflict"
     assert 1 not in store.load(game_id).token_hashes
 
 
 def test_load_returns_only_entries_after_a_version_and_within_a_limit(store):
     game_id = new_id()
-    store.append(game_id, 0, batch(1, 10))
+    store.append(AppendRequest(game_id, 0, batch(1, 10)))
     assert [e.n for e in store.load(game_id, after=7).entries] == [8, 9, 10]
     assert [e.n for e in store.load(game_id, after=2, limit=3).entries] == [3, 4, 5]
 
 
 def test_entries_are_compact_versioned_json_with_the_command_on_the_first_only(redis_client, store):
     game_id = new_id()
-    store.append(game_id, 0, batch(1, 2, cmd={"action": "pass"}))
+    store.append(AppendRequest(game_id, 0, batch(1, 2, cmd={"action": "pass"})))
     raw = [json.loads(r) for r in redis_client.lrange(keys.log(game_id), 0, -1)]
     assert raw[0] == {
         "v": 1,
@@ -96,6 +102,6 @@ def test_an_entry_of_an_unknown_format_version_is_refused():
 def test_the_log_is_never_trimmed(store):
     game_id = new_id()
     for version in range(50):
-        store.append(game_id, version, batch(version + 1, 1))
+        store.append(AppendRequest(game_id, version, batch(version + 1, 1)))
     assert store.length(game_id) == 50
     assert store.load(game_id).entries[0].n == 1

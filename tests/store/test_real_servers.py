@@ -9,7 +9,7 @@ import pytest
 from application.games import GameService
 from gamelog.entries import make_batch
 from store import keys
-from store.eventstore import EventStore
+from store.eventstore import AppendRequest, EventStore
 
 
 def test_append_and_load_work_on_a_redis_cluster(redis_cluster):
@@ -18,10 +18,12 @@ def test_append_and_load_work_on_a_redis_cluster(redis_cluster):
     game_id = secrets.token_urlsafe(16)
     events = [{"type": "tick"}, {"type": "tock"}]
     result = store.append(
-        game_id, 0, make_batch(1, events, 5, None, None), "0:k", {"a": 1}, {0: "ab" * 32}
+        AppendRequest(
+            game_id, 0, make_batch(1, events, 5, None, None), "0:k", {"a": 1}, {0: "ab" * 32}
+        )
     )
     assert (result.status, result.version) == ("ok", 2)
-    conflict = store.append(game_id, 0, make_batch(1, events, 5, None, None))
+    conflict = store.append(AppendRequest(game_id, 0, make_batch(1, events, 5, None, None)))
     assert (conflict.status, conflict.version) == ("conflict", 2)
     snapshot = store.load(game_id, idempotency_field="0:k")
     assert [e.event["type"] for e in snapshot.entries] == ["tick", "tock"]

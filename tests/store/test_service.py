@@ -9,7 +9,7 @@ import pytest
 from application.errors import SeatUnavailable, Unauthenticated, VersionConflict
 from application.games import GameService
 from store import keys, tokens
-from store.cache import RecordCache
+from store.cache import LoadedGame, RecordCache
 from tests.store import toy_game
 
 
@@ -111,40 +111,41 @@ def test_the_cache_keeps_the_newest_version_and_a_bounded_size(service, toy):
     cache = RecordCache(capacity=2)
     first, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
     joined, _ = service.join(first.game_id, 1, "b")
-    cache.put(joined)
-    cache.put(first)
-    assert cache.get(first.game_id).version == joined.version
+    cache.put(LoadedGame(joined))
+    cache.put(LoadedGame(first))
+    assert cache.get(first.game_id).record.version == joined.version
     for _ in range(2):
         other, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
-        cache.put(other)
+        cache.put(LoadedGame(other))
     assert cache.get(first.game_id) is None
 
 
-def test_a_lost_race_repairs_the_optimistic_index_write(service, toy, redis_client, monkeypatch):
+def test_a_lost_race_writes_no_index_entry(service, toy, redis_client, monkeypatch):
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     racer = GameService(redis_client, RecordCache())
-    stale = racer.load(record.game_id)
+    stale = racer.load_game(record.game_id)
     racer.cache.discard(record.game_id)  # the race of a load, not of a cached copy (below)
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
-    real_load = racer.load
+    real_load = racer.load_game
     calls = []
 
-    def stale_first(game_id, field=None, rider=None):
+    def stale_first(game_id, field=None):
         calls.append(game_id)
-        return stale if len(calls) == 1 else real_load(game_id, field, rider)
+        return stale if len(calls) == 1 else real_load(game_id, field)
 
-    monkeypatch.setattr(racer, "load", stale_first)
+    monkeypatch.setattr(racer, "load_game", stale_first)
     card_move = record.rules.legal_moves(record.state, 0)[0]  # 3 events, unlike a pass
     with pytest.raises(VersionConflict):
         racer.play(
             record.game_id, seat_tokens[0], card_move, render, expected_version=record.version
         )
+    assert calls == [record.game_id]  # the refused append cost no reload
     listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
     assert listed[record.game_id]["version"] == record.version + 1
     assert listed[record.game_id]["to_move"] == 1
 
 
-def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_and_the_index_is_repaired(
+def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_nor_indexed(
     service, toy, redis_client
 ):
     record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})

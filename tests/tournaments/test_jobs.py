@@ -10,10 +10,11 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from application import jobs
+from application import sweep as sweep_module
 from application import jobs as bot_jobs
 from application import tournaments as use_cases
 from application.games import GameService
-from application.sweep import sweep_tournaments
+from application.sweep import MAX_REVIVALS, sweep_tournaments
 from store import keys
 from store.tournaments import TournamentStore
 from tournaments import schedule, seeds
@@ -170,7 +171,7 @@ def test_sweep_gives_up_on_a_game_after_the_revival_limit(redis_client, tourname
     store = TournamentStore(redis_client)
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    for _ in range(jobs.MAX_REVIVALS):
+    for _ in range(MAX_REVIVALS):
         store.count_revival(tid, 0)
     assert sweep_tournaments(redis_client, 1.0) == []
 
@@ -181,12 +182,14 @@ def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
     tid, spec = tournament
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    real_statuses = jobs._job_statuses
+    real_statuses = sweep_module._job_statuses
 
     def finishing_meanwhile(client, job_ids):
-        jobs.play_tournament_game(redis_client, tid, spec, 0)  # its job ends right now
+        use_cases.play_game(  # its job ends right now
+            GameService(redis_client), TournamentStore(redis_client), tid, spec, 0
+        )
         return [JobStatus.FINISHED for _ in real_statuses(client, job_ids)]
 
-    monkeypatch.setattr(jobs, "_job_statuses", finishing_meanwhile)
+    monkeypatch.setattr(sweep_module, "_job_statuses", finishing_meanwhile)
     assert [r for r in sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
     assert TournamentStore(redis_client).revivals(tid) == {}
