@@ -11,7 +11,6 @@ from rq.serializers import JSONSerializer
 
 from application import jobs
 from application import sweep as sweep_module
-from application import jobs as bot_jobs
 from application import tournaments as use_cases
 from application.games import GameService
 from application.sweep import MAX_REVIVALS, sweep_tournaments
@@ -84,7 +83,7 @@ def test_a_tournament_game_is_the_game_the_bot_turn_worker_would_play(redis_clie
     service = GameService(redis_client)
     game_id = seeds.game_id(tid, 2)
     created = use_cases.load_or_create(service, spec, tid, 2)
-    bot_jobs.play_bot_turns(game_id, created.version)
+    jobs.play_bot_turns(game_id, created.version)
     by_bot_worker = [(e["n"], e["by"], e.get("cmd"), e["e"]) for e in log_of(redis_client, game_id)]
     redis_client.delete(keys.log(game_id), keys.tokens(game_id), keys.idempotency(game_id))
     jobs.play_tournament_games(tid, 2)
