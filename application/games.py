@@ -12,7 +12,6 @@ import hashlib
 import json
 import logging
 import secrets
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -44,6 +43,7 @@ from store.cache import LoadedGame, RecordCache
 from store.clock import now_ms
 from store.codec import text
 from store.eventstore import AppendRequest, AppendResult, AppendStatus, EventStore
+from store.watch import VersionWatcher
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ class GameService:
         self.cache = cache if cache is not None else RecordCache()
         self.clock = clock
         self.scheduler = scheduler
+        self.watcher = VersionWatcher(client)
 
     # ----- queries -------------------------------------------------------------------
 
@@ -149,11 +150,9 @@ class GameService:
         """Stored entries after version `after` (at most `limit`)."""
         return self.store.load(game_id, after, limit=limit).entries
 
-    def wait_for_version(self, game_id: str, after: int, wait_s: float, poll_s: float = 0.05):
+    def wait_for_version(self, game_id: str, after: int, wait_s: float) -> None:
         """Block up to `wait_s` seconds until the game's version exceeds `after`."""
-        deadline = time.monotonic() + wait_s
-        while self.store.length(game_id) <= after and time.monotonic() < deadline:
-            time.sleep(poll_s)
+        self.watcher.wait(game_id, after, wait_s)
 
     def list_games(self, status, game, offset, limit):
         return index.list_games(self.client, status, game, offset, limit)
