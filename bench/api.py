@@ -14,6 +14,7 @@ same way by the moves run and the trivial run.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -22,6 +23,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -165,17 +167,23 @@ def measure_trivial(base_url: str) -> float:
     return sum(counts) / (time.monotonic() - started)
 
 
-def run() -> None:
-    """Start the stack, measure, print `name: value` lines, stop everything."""
+@contextlib.contextmanager
+def served_stack() -> Iterator[str]:
+    """The stack as `keltis serve` (make run) runs it, in a temporary directory: its URL."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
         os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
-        # The server shape `keltis serve` (make run) uses: cli.serve's defaults.
         stack = start_stack(port=free_port(), var_dir=Path(var_dir))
         try:
-            moves = measure_moves(stack.base_url)
-            trivial = measure_trivial(stack.base_url)
+            yield stack.base_url
         finally:
             stack.stop()
+
+
+def run() -> None:
+    """Start the stack, measure, print `name: value` lines, stop everything."""
+    with served_stack() as base_url:
+        moves = measure_moves(base_url)
+        trivial = measure_trivial(base_url)
     print(f"api_moves_per_s: {moves['moves_per_s']:.0f}")
     print(f"api_p50_ms: {moves['p50_ms']:.1f}")
     print(f"api_p99_ms: {moves['p99_ms']:.1f}")

@@ -11,15 +11,11 @@ statuses seen (all 401).
 
 from __future__ import annotations
 
-import os
 import secrets
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from bench.api import BENCH_RATE_LIMIT, Connection
-from cli.serve import free_port, start_stack
+from bench.api import Connection, served_stack
 from domain.card.cards import NAMES
 
 ROUNDS = 12
@@ -58,13 +54,8 @@ def _bearer(token: str) -> dict:
 
 def run() -> None:
     """Start the stack, probe, print `name: value` lines, stop everything."""
-    with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
-        os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
-        stack = start_stack(port=free_port(), var_dir=Path(var_dir))
-        try:
-            found = measure_gap(stack.base_url)
-        finally:
-            stack.stop()
+    with served_stack() as base_url:
+        found = measure_gap(base_url)
     print(f"forged_token_timing_gap_ms: {found['gap_ms']:.3f}")
     print(f"forged_token_timing_spread_ms: {found['spread_ms']:.3f}")
     print(f"forged_token_statuses: {','.join(map(str, found['statuses']))}")

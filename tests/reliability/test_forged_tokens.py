@@ -11,22 +11,12 @@ import secrets
 
 import pytest
 
-from api import create_app
 from domain.card import RULES as CARD_RULES
 from domain.card.cards import NAMES
 from store import index, keys
-from tests.api.contract import ContractClient
+from tests.reliability.test_tokens import CARD, bearer
 
 pytestmark = pytest.mark.redis
-
-CARD = {"game": "keltis-card", "players": [{"name": "ann"}, {"name": "bea"}]}
-
-
-@pytest.fixture
-def client(redis_url):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATELIMIT_ENABLED": False})
-    app.test_client_class = ContractClient
-    return app.test_client()
 
 
 @pytest.fixture
@@ -51,14 +41,10 @@ def _game(client) -> tuple[str, int, str]:
     return created["id"], seat, token
 
 
-def _bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_R2_no_rules_call_for_a_seat_whose_token_was_not_verified(client, rules_calls):
     game_id, seat, token = _game(client)
-    client.get(f"/v1/games/{game_id}", headers=_bearer(token))  # this process caches the game
-    forged = _bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
+    client.get(f"/v1/games/{game_id}", headers=bearer(token))  # this process caches the game
+    forged = bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
     rules_calls.clear()
     statuses = set()
     for name in NAMES:
@@ -75,8 +61,8 @@ def test_R2_no_rules_call_for_a_seat_whose_token_was_not_verified(client, rules_
 
 def test_R2_forged_legal_and_illegal_moves_get_identical_answers(client):
     game_id, seat, token = _game(client)
-    hand = client.get(f"/v1/games/{game_id}", headers=_bearer(token)).get_json()["view"]["hand"]
-    forged = _bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
+    hand = client.get(f"/v1/games/{game_id}", headers=bearer(token)).get_json()["view"]["hand"]
+    forged = bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
     outside = next(name for name in NAMES if name not in hand)
     answers = [
         client.post(
@@ -101,8 +87,8 @@ def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(
 
     monkeypatch.setattr(index, "update", checked)
     game_id, seat, token = _game(client)
-    hand = client.get(f"/v1/games/{game_id}", headers=_bearer(token)).get_json()["view"]["hand"]
-    forged = _bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
+    hand = client.get(f"/v1/games/{game_id}", headers=bearer(token)).get_json()["view"]["hand"]
+    forged = bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
     for card in hand:
         move = {"action": "discard", "card": card}
         assert (
@@ -110,12 +96,12 @@ def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(
         )
     stale = {"action": "discard", "card": hand[0], "expected_version": 1}
     assert (
-        client.post(f"/v1/games/{game_id}/moves", json=stale, headers=_bearer(token)).status_code
+        client.post(f"/v1/games/{game_id}/moves", json=stale, headers=bearer(token)).status_code
         == 409
     )
     moved = {"action": "discard", "card": hand[0]}
     assert (
-        client.post(f"/v1/games/{game_id}/moves", json=moved, headers=_bearer(token)).status_code
+        client.post(f"/v1/games/{game_id}/moves", json=moved, headers=bearer(token)).status_code
         == 200
     )
     assert written, "the index was written"
