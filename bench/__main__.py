@@ -10,6 +10,7 @@ MODULES = [
     "bench.card",
     "bench.dice",
     "bench.api",
+    "bench.listing",
     "bench.tournament",
     "bench.reliability",
     "bench.redis_durability",
