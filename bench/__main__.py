@@ -11,6 +11,7 @@ MODULES = [
     "bench.dice",
     "bench.api",
     "bench.security",
+    "bench.listing",
     "bench.tournament",
     "bench.reliability",
     "bench.redis_durability",

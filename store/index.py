@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import orjson
 import redis
 
-from gamelog.record import GameRecord
+from gamelog.record import STATUSES, GameRecord
 from store import keys
 
 
@@ -42,19 +40,42 @@ def update(
 
     `before` is the version `record` directly follows, whose own index writes were made with
     its append; writes that cannot change anything after it are left out (a game is listed
-    once; a game whose bot was not due has no bot-turn entry to remove).
+    once; its status sets change only with its status; a game whose bot was not due has no
+    bot-turn entry to remove). Without `before` every entry of the game is written afresh,
+    so a rebuild also takes it out of the sets of every other status.
     """
     if before is None:
-        pipe.zadd(keys.games_by_created(), {record.game_id: record.created_at}, nx=True)
+        created = {record.game_id: record.created_at}
+        pipe.zadd(keys.games_by_created(), created, nx=True)
+        pipe.zadd(keys.games_by_game(record.game), created, nx=True)
     pipe.hset(
         keys.game_summaries(),
         record.game_id,
         orjson.dumps(summary(record)),
     )
+    if before is None or before.status != record.status:
+        _file_by_status(pipe, record, STATUSES if before is None else (before.status,))
     if _bot_due(record):
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
     elif before is None or _bot_due(before):
         pipe.zrem(keys.bot_turns(), record.game_id)
+
+
+def _file_by_status(
+    pipe: redis.client.Pipeline, record: GameRecord, stale: tuple[str, ...]
+) -> None:
+    """Add the game to its status's sets, then take it out of those of the `stale` statuses.
+
+    One key per command: the index keys span games, so on a Redis Cluster each set may sit
+    on another node (a cluster pipeline sends each command to its key's node).
+    """
+    member = {record.game_id: record.created_at}
+    pipe.zadd(keys.games_by_status(record.status), member)
+    pipe.zadd(keys.games_by_game_and_status(record.game, record.status), member)
+    for status in stale:
+        if status != record.status:
+            pipe.zrem(keys.games_by_status(status), record.game_id)
+            pipe.zrem(keys.games_by_game_and_status(record.game, status), record.game_id)
 
 
 def _bot_due(record: GameRecord) -> bool:
@@ -64,28 +85,40 @@ def _bot_due(record: GameRecord) -> bool:
 def list_games(
     client: redis.Redis, status: str | None, game: str | None, offset: int, limit: int
 ) -> tuple[list[dict], int | None]:
-    """Summaries, newest first, filtered; returns them and the next offset (None at the end)."""
-    found: list[dict] = []
-    position = offset
-    chunk = max(limit * 4, 100)
-    while len(found) < limit:
-        ids = client.zrevrange(keys.games_by_created(), position, position + chunk - 1)
-        if not ids:
-            return found, None
-        raw = client.hmget(keys.game_summaries(), ids)
-        for item in raw:
-            position += 1
-            if item is None:
-                continue
-            data = json.loads(item)
-            if (status is None or data["status"] == status) and (
-                game is None or data["game"] == game
-            ):
-                found.append(data)
-                if len(found) == limit:
-                    break
-    more = client.zcard(keys.games_by_created()) > position
-    return found, position if more else None
+    """Summaries, newest first, filtered; returns them and the next offset (None at the end).
+
+    The filter picks one sorted set (every game, by status, by game, or by both), so a page
+    reads `limit` ids and their summaries however many games are stored. The offset counts
+    entries of that set. A summary that no longer matches the filter (its status changed
+    between the two reads) is left out of the page.
+    """
+    key = listing_key(status, game)
+    pipe = client.pipeline(transaction=False)
+    pipe.zrevrange(key, offset, offset + limit - 1)
+    pipe.zcard(key)
+    ids, total = pipe.execute()
+    if not ids:
+        return [], None
+    found = []
+    for item in client.hmget(keys.game_summaries(), ids):
+        if item is None:
+            continue
+        data = orjson.loads(item)
+        if (status is None or data["status"] == status) and (game is None or data["game"] == game):
+            found.append(data)
+    end = offset + len(ids)
+    return found, end if total > end else None
+
+
+def listing_key(status: str | None, game: str | None) -> str:
+    """The sorted set holding exactly the games a listing filter asks for."""
+    if status is not None and game is not None:
+        return keys.games_by_game_and_status(game, status)
+    if status is not None:
+        return keys.games_by_status(status)
+    if game is not None:
+        return keys.games_by_game(game)
+    return keys.games_by_created()
 
 
 def bot_turns_due(client: redis.Redis, older_than_ms: int) -> list[str]:

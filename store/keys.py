@@ -48,6 +48,21 @@ def games_by_created() -> str:
     return f"{PREFIX}:index:games"
 
 
+def games_by_status(status: str) -> str:
+    """Sorted set of the ids of games in `status`, scored by creation time (ms)."""
+    return f"{PREFIX}:index:games:status:{status}"
+
+
+def games_by_game(game: str) -> str:
+    """Sorted set of the ids of games of the game `game`, scored by creation time (ms)."""
+    return f"{PREFIX}:index:games:game:{game}"
+
+
+def games_by_game_and_status(game: str, status: str) -> str:
+    """Sorted set of the ids of games of `game` in `status`, scored by creation time (ms)."""
+    return f"{PREFIX}:index:games:game-status:{status}:{game}"
+
+
 def game_summaries() -> str:
     """Hash: game id -> compact JSON summary (game, status, version, to_move, players...)."""
     return f"{PREFIX}:index:summaries"
