@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "worker": "cli.worker:worker",
     "replay": "cli.replay:replay",
     "tournament": "cli.tournament:tournament",
+    "reindex": "cli.reindex:reindex",
 }
 
 

@@ -1,0 +1,22 @@
+"""`keltis reindex`: rebuild every game's index entries from the logs (after an upgrade that
+adds index sets, or to repair an index by hand)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+def reindex(redis_url):
+    """Rewrite the listing and bot-turn indexes of every stored game from its log."""
+    from application.games import GameService
+    from store.connection import store_client
+    from store.locate import NoRedisConfigured, redis_url_from_env
+
+    try:
+        url = redis_url or redis_url_from_env()
+    except NoRedisConfigured as error:
+        raise click.ClickException(str(error)) from error
+    count = GameService(store_client(url)).rebuild_index()
+    click.echo(f"reindexed {count} games")
