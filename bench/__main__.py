@@ -13,6 +13,7 @@ MODULES = [
     "bench.tournament",
     "bench.reliability",
     "bench.redis_durability",
+    "bench.load",
 ]
 
 

@@ -13,17 +13,32 @@ from pathlib import Path
 
 import click
 
+from store.connection import POOL_SIZE_ENV, pool_size
+
 VAR_DIR = Path("var")
 URL_FILE_NAME = "redis.url"
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
 # gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
 # greenlet, not a thread, so a few processes serve many connections.
 WEB_WORKERS = 2  # gunicorn processes
-WEB_CONNECTIONS = 200  # simultaneous connections per process
+# Simultaneous connections per process (gunicorn's own default). A process takes no more;
+# the rest wait unaccepted, so with fewer a few hundred long-polls (`wait=` up to 30 s)
+# would hold every slot and keep even /healthz out. Each process's Redis pools are sized to
+# match (web_pool_size), and a process may then hold about twice as many sockets: mind
+# `ulimit -n`.
+WEB_CONNECTIONS = 1000
 # Each process listens on its own SO_REUSEPORT socket, so the kernel spreads connections
 # over the processes; on one shared socket a busy process tends to accept nearly every
 # keep-alive connection while the other idles.
 WEB_OPTIONS = ("--reuse-port",)
+
+
+def web_pool_size(connections: int) -> int:
+    """Redis connections per pool of one gunicorn process: one per request it may run at
+    once (`connections`), or KELTIS_REDIS_POOL_SIZE when that asks for more."""
+    if os.environ.get(POOL_SIZE_ENV, "").strip():
+        return max(connections, pool_size())
+    return connections
 
 
 def gunicorn_command(
@@ -39,6 +54,7 @@ def gunicorn_command(
         "--worker-class", "gevent",
         "--workers", str(workers),
         "--worker-connections", str(connections),
+        "--env", f"{POOL_SIZE_ENV}={web_pool_size(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
         *WEB_OPTIONS,
