@@ -36,7 +36,8 @@ class Request:
 
 @dataclass(frozen=True)
 class Result:
-    """One answer: HTTP status (0: no answer), milliseconds from connect to last byte."""
+    """One answer: HTTP status (0: no answer; `body` then names the error), milliseconds
+    from connect to last byte."""
 
     kind: str
     status: int
@@ -87,8 +88,8 @@ async def send(host: str, port: int, request: Request, timeout_s: float) -> Resu
         raw = await asyncio.wait_for(reader.read(), timeout_s)
         status = parse_status(raw)
         body = response_body(raw)
-    except (OSError, TimeoutError):
-        status, body = 0, b""
+    except (OSError, TimeoutError) as error:
+        status, body = 0, repr(error).encode()
     finally:
         if writer is not None:
             writer.close()
