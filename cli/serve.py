@@ -21,12 +21,11 @@ URL_FILE_NAME = "redis.url"
 # gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
 # greenlet, not a thread, so a few processes serve many connections.
 WEB_WORKERS = 2  # gunicorn processes
-# Simultaneous connections per process (2 x 500: the 1,000 of bench.load). A process takes
-# no more; the rest wait unaccepted, so with fewer a few hundred long-polls (`wait=` up to
-# 30 s) would hold every slot and keep even /healthz out. Each process's Redis pools are sized to
-# match (web_pool_size), and a process may then hold about twice as many sockets: mind
-# `ulimit -n`.
-WEB_CONNECTIONS = 500
+# Simultaneous connections per process; the rest wait unaccepted (so a few hundred
+# long-polls can hold every slot). Each process's Redis pools are sized to match
+# (web_pool_size). Measured on a loaded 2-core machine, 500 or 1,000 per process made bursts
+# slower and some connections were reset; see bench.load.
+WEB_CONNECTIONS = 200
 # Each process listens on its own SO_REUSEPORT socket, so the kernel spreads connections
 # over the processes; on one shared socket a busy process tends to accept nearly every
 # keep-alive connection while the other idles.
