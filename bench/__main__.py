@@ -15,6 +15,7 @@ MODULES = [
     "bench.tournament",
     "bench.reliability",
     "bench.redis_durability",
+    "bench.load",
 ]
 
 

@@ -13,17 +13,31 @@ from pathlib import Path
 
 import click
 
+from store.connection import POOL_SIZE_ENV, pool_size
+
 VAR_DIR = Path("var")
 URL_FILE_NAME = "redis.url"
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
 # gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
 # greenlet, not a thread, so a few processes serve many connections.
 WEB_WORKERS = 2  # gunicorn processes
-WEB_CONNECTIONS = 200  # simultaneous connections per process
+# Simultaneous connections per process; the rest wait unaccepted (so a few hundred
+# long-polls can hold every slot). Each process's Redis pools are sized to match
+# (web_pool_size). Measured on a loaded 2-core machine, 500 or 1,000 per process made bursts
+# slower and some connections were reset; see bench.load.
+WEB_CONNECTIONS = 200
 # Each process listens on its own SO_REUSEPORT socket, so the kernel spreads connections
 # over the processes; on one shared socket a busy process tends to accept nearly every
 # keep-alive connection while the other idles.
 WEB_OPTIONS = ("--reuse-port",)
+
+
+def web_pool_size(connections: int) -> int:
+    """Redis connections per pool of one gunicorn process: one per request it may run at
+    once (`connections`), or KELTIS_REDIS_POOL_SIZE when that asks for more."""
+    if os.environ.get(POOL_SIZE_ENV, "").strip():
+        return max(connections, pool_size())
+    return connections
 
 
 def gunicorn_command(
@@ -39,6 +53,7 @@ def gunicorn_command(
         "--worker-class", "gevent",
         "--workers", str(workers),
         "--worker-connections", str(connections),
+        "--env", f"{POOL_SIZE_ENV}={web_pool_size(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
         *WEB_OPTIONS,

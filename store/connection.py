@@ -7,6 +7,13 @@
   tag `{<game id>}`, so a game and its Lua append stay on one slot.
 - RQ cannot run on a Redis Cluster: with a cluster store the bot-turn queue needs a
   standalone Redis, named by RQ_REDIS_URL.
+
+Every client draws its connections from a `redis.BlockingConnectionPool` (one per node of
+a cluster): up to KELTIS_REDIS_POOL_SIZE connections (default DEFAULT_POOL_SIZE); a caller
+finding them all busy waits up to KELTIS_REDIS_POOL_TIMEOUT_S for one, then gets
+`redis.ConnectionError` (the API's 503). A gevent worker of gunicorn runs up to
+`--worker-connections` requests at once, each using at most one connection at a time, so
+`keltis serve` sizes the pool to that number (cli.serve.gunicorn_command).
 """
 
 from __future__ import annotations
@@ -19,10 +26,47 @@ from redis.cluster import RedisCluster
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 CLUSTER_ENV = "REDIS_CLUSTER"
 QUEUE_ENV = "RQ_REDIS_URL"
+POOL_SIZE_ENV = "KELTIS_REDIS_POOL_SIZE"
+POOL_TIMEOUT_ENV = "KELTIS_REDIS_POOL_TIMEOUT_S"
+DEFAULT_POOL_SIZE = 200  # cli.serve.WEB_CONNECTIONS: gunicorn --worker-connections
+DEFAULT_POOL_TIMEOUT_S = 5.0
 
 
 class ClusterNeedsQueueRedis(Exception):
     """A Redis Cluster store was configured without a standalone Redis for RQ."""
+
+
+class BadPoolSetting(ValueError):
+    """KELTIS_REDIS_POOL_SIZE or KELTIS_REDIS_POOL_TIMEOUT_S is not a positive number."""
+
+
+def pool_size() -> int:
+    """Connections one client's pool opens at most (per node): KELTIS_REDIS_POOL_SIZE."""
+    raw = os.environ.get(POOL_SIZE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_POOL_SIZE
+    if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+        raise BadPoolSetting(f"{POOL_SIZE_ENV} must be a positive integer, not {raw!r}")
+    return int(raw)
+
+
+def pool_timeout_s() -> float:
+    """Seconds a caller waits for a free pooled connection: KELTIS_REDIS_POOL_TIMEOUT_S."""
+    raw = os.environ.get(POOL_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_POOL_TIMEOUT_S
+    try:
+        timeout = float(raw)
+    except ValueError:
+        timeout = float("nan")
+    if not 0 < timeout < float("inf"):
+        raise BadPoolSetting(f"{POOL_TIMEOUT_ENV} must be a positive number, not {raw!r}")
+    return timeout
+
+
+def pool_options(options: dict) -> dict:
+    """`options` for a client, with the blocking pool's size and timeout (`options` win)."""
+    return {"max_connections": pool_size(), "timeout": pool_timeout_s(), **options}
 
 
 def cluster_url(url: str) -> str:
@@ -39,11 +83,22 @@ def is_cluster(url: str) -> bool:
 
 
 def store_client(url: str, **options) -> redis.Redis | RedisCluster:
-    """The game store's client: RedisCluster for a cluster URL, else redis.Redis."""
+    """The game store's client: RedisCluster for a cluster URL, else redis.Redis; both on
+    blocking pools sized by `pool_size`."""
     url = cluster_url(url)
+    options = pool_options(options)
     if url.startswith(CLUSTER_SCHEMES):
-        return RedisCluster.from_url(url.replace("+cluster", "", 1), **options)
-    return redis.Redis.from_url(url, **options)
+        return RedisCluster.from_url(
+            url.replace("+cluster", "", 1),
+            connection_pool_class=redis.BlockingConnectionPool,
+            **options,
+        )
+    return standalone_client(url, options)
+
+
+def standalone_client(url: str, options: dict) -> redis.Redis:
+    """A redis.Redis on its own BlockingConnectionPool (closed with the client)."""
+    return redis.Redis.from_pool(redis.BlockingConnectionPool.from_url(url, **options))
 
 
 def queue_url(store_url: str, configured: str | None = None) -> str:
@@ -59,5 +114,5 @@ def queue_url(store_url: str, configured: str | None = None) -> str:
 
 
 def queue_client(store_url: str, configured: str | None = None, **options) -> redis.Redis:
-    """A client of RQ's Redis (always a standalone server)."""
-    return redis.Redis.from_url(queue_url(store_url, configured), **options)
+    """A client of RQ's Redis (always a standalone server), on a blocking pool."""
+    return standalone_client(queue_url(store_url, configured), pool_options(options))
