@@ -37,7 +37,7 @@ from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
 from gamelog.errors import CorruptLog
 from gamelog.record import GameRecord, fold_entries
-from replays.build import build_replay
+from replays import build as replay_build
 from store import index, keys, tokens
 from store.cache import LoadedGame, RecordCache
 from store.clock import now_ms
@@ -163,7 +163,7 @@ class GameService:
         entries = self.store.load(game_id).entries
         if not entries:
             raise GameNotFound("no game with this id")
-        return build_replay(game_id, entries)
+        return replay_build.build_replay(game_id, entries)
 
     # ----- commands ------------------------------------------------------------------
 

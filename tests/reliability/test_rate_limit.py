@@ -102,9 +102,10 @@ def _new_game(client) -> tuple[str, dict, int]:
     return created["id"], {"Authorization": f"Bearer {token}"}, created["version"]
 
 
-def test_a_move_counted_with_its_games_read_is_refused_before_it_is_applied(redis_url):
+def test_a_move_over_the_limit_is_refused_before_it_is_applied(redis_url):
     app, _ = limited_app(redis_url, "4 per minute")
-    assert app.extensions["keltis_rate_limit"].can_ride
+    store_pool = app.extensions["keltis"].client.connection_pool
+    assert app.extensions["keltis_rate_limit"].counter.storage.storage.connection_pool is store_pool
     client = app.test_client()
     game_id, auth, version = _new_game(client)  # 1
     moves = client.get(f"/v1/games/{game_id}/moves", headers=auth)  # 2
