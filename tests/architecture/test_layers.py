@@ -1,0 +1,61 @@
+"""Imports run one way: domain <- gamelog <- tournaments/replays <- store <- application <-
+api / workers / cli (docs/DESIGN.md, "Service"). Checked on the source, function-level
+imports included, so that no layer reaches up, lazily or not."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = {
+    "domain", "gamelog", "tournaments", "replays", "store", "application", "api", "workers",
+    "cli", "bench",
+}  # fmt: skip
+ALLOWED = {
+    "domain": {"domain"},
+    "gamelog": {"domain", "gamelog"},
+    "tournaments": {"domain", "tournaments"},
+    "replays": {"domain", "gamelog", "replays"},
+    "store": {"domain", "gamelog", "tournaments", "store"},
+    "application": {"domain", "gamelog", "tournaments", "replays", "store", "application"},
+    "api": {"domain", "gamelog", "tournaments", "replays", "store", "application", "api"},
+    "workers": {"domain", "gamelog", "store", "application", "workers"},
+}
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The project's top-level packages that one module imports, anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PROJECT)
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_each_layer_imports_only_the_layers_below_it(package):
+    wrong = {
+        str(path.relative_to(ROOT)): sorted(imported_packages(path) - ALLOWED[package])
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    assert {path: bad for path, bad in wrong.items() if bad} == {}
+
+
+def test_no_job_is_named_by_a_string():
+    """RQ jobs are enqueued by their function object (application.jobs), never by name."""
+    offenders = []
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        if ".venv" in path.parts or "tests" in path.parts:
+            continue
+        text = path.read_text()
+        if '"application.jobs.' in text or "'application.jobs." in text:
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
