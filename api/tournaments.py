@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from flask import Blueprint, Response, jsonify, url_for
-from marshmallow import RAISE, Schema, fields, validate
 
 from api.bodies import json_body
 from api.errors import error_response
 from api.extensions import service
+from api.schemas import CreateTournamentSchema
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
 from tournaments import errors, seeds
 from tournaments.export import standings_csv, standings_json
-from tournaments.spec import MAX_ENTRIES, MAX_GAMES, make_spec, new_salt
+from tournaments.spec import make_spec, new_salt
 from tournaments.summary import compute_rows, export_document, summary
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -24,22 +24,6 @@ ERROR_STATUS = {
     errors.TournamentRunning: 409,
     errors.ArchiveNotReady: 409,
 }
-
-
-class CreateTournamentSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    game = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    bots = fields.List(
-        fields.String(validate=validate.Length(min=1, max=40)),
-        required=True,
-        validate=validate.Length(min=2, max=MAX_ENTRIES),
-    )
-    players_per_game = fields.Integer(strict=True, validate=validate.Range(min=1, max=8))
-    games = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_GAMES))
-    seed = fields.String(validate=validate.Length(min=1, max=200))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=40)), load_default=dict)
 
 
 _create_schema = CreateTournamentSchema()

@@ -21,7 +21,7 @@ def hostile_app(redis_url):
 
 @pytest.fixture(scope="module")
 def game(hostile_app):
-    created = hostile_app.test_client().post("/v1/games", data=CARD_GAME).get_json()
+    created = post_raw(hostile_app.test_client(), "/v1/games", CARD_GAME).get_json()
     return created["id"], {"Authorization": f"Bearer {created['seats'][0]['token']}"}
 
 
