@@ -27,10 +27,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from api import errors, extensions, games, meta, ratelimit
+    from api import errors, extensions, games, headers, meta, ratelimit
 
     extensions.init_app(app)
     errors.init_app(app)
+    headers.init_app(app)
     ratelimit.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
-from flask import request
+from flask import current_app, g, request
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.errors import ApiError
+from api.errors import DRAIN_LIMIT_BYTES, ApiError
+
+JSON_TYPE = "application/json"
+READ_BYTES = 64 * 1024
 
 
 class _Refused(ValueError):
@@ -47,9 +51,53 @@ def parse_json(raw: bytes) -> object:
         raise ApiError(400, "malformed_json", "the body is not valid JSON") from error
 
 
+def raw_body() -> bytes:
+    """The request body; 413 when it exceeds MAX_CONTENT_LENGTH, however it is framed.
+
+    With a Content-Length werkzeug refuses an oversized body before reading it. A body
+    without one (`Transfer-Encoding: chunked`) is read here up to one byte past the limit,
+    since werkzeug's own limit on such a stream silently cuts it at the limit.
+    """
+    if "raw_body" in g:
+        return g.raw_body
+    if request.content_length is not None or not request.environ.get("wsgi.input_terminated"):
+        g.raw_body = request.get_data(cache=True)
+        return g.raw_body
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    stream = request.environ["wsgi.input"]
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(READ_BYTES, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        _drain(stream)
+        raise RequestEntityTooLarge()
+    g.raw_body = b"".join(chunks)
+    return g.raw_body
+
+
+def _drain(stream) -> None:
+    """Read (and drop) up to DRAIN_LIMIT_BYTES more, so the client can read the 413."""
+    drained = 0
+    while drained < DRAIN_LIMIT_BYTES:
+        chunk = stream.read(READ_BYTES)
+        if not chunk:
+            return
+        drained += len(chunk)
+
+
 def json_body(schema: Schema) -> dict:
-    """The request's JSON object loaded by `schema` (400 malformed, 422 wrong shape)."""
-    raw = request.get_data(cache=True)
+    """The request's JSON object loaded by `schema`.
+
+    415 unless the body is declared `application/json` (a cross-site form cannot send that
+    without a CORS preflight), 413 too large, 400 malformed, 422 wrong shape.
+    """
+    if request.mimetype != JSON_TYPE:
+        raise ApiError(415, "unsupported_media_type", f"the body must be {JSON_TYPE}")
+    raw = raw_body()
     data = parse_json(raw) if raw else None
     if not isinstance(data, dict):
         raise ApiError(422, "invalid_request", "the body must be a JSON object")

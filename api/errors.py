@@ -7,7 +7,7 @@ import logging
 import redis
 from flask import Flask, jsonify, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from api.schemas import ErrorSchema, use
 from domain.errors import KeltisError, Kind
@@ -15,6 +15,7 @@ from domain.errors import KeltisError, Kind
 log = logging.getLogger(__name__)
 
 DRAIN_LIMIT_BYTES = 1024 * 1024
+MAX_FIELD_ECHO = 60  # characters of a field name repeated in an error message
 
 # The one mapping of error kinds to HTTP statuses.
 STATUS_OF_KIND = {
@@ -87,7 +88,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):
         code = (error.name or "http_error").lower().replace(" ", "_")
-        return error_response(error.code or 500, code, error.description or error.name)
+        response = error_response(error.code or 500, code, error.description or error.name)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.headers["Allow"] = ", ".join(error.valid_methods)  # RFC 9110 15.5.6
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
@@ -113,13 +117,20 @@ def _drain_body() -> None:
         remaining -= len(chunk)
 
 
+def _echo(name: str) -> str:
+    """A field name as it may be repeated: bounded, and escaped where not plain UTF-8 text."""
+    if len(name) > MAX_FIELD_ECHO:
+        name = name[:MAX_FIELD_ECHO] + "..."
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _describe(messages) -> str:
     """A short text naming the fields at fault (never echoing their values)."""
     if isinstance(messages, dict):
         parts = []
         for field, problem in messages.items():
             detail = _describe(problem)
-            parts.append(f"{field}: {detail}")
+            parts.append(f"{_echo(str(field))}: {detail}")
         return "; ".join(parts)
     if isinstance(messages, list):
         return " ".join(

@@ -2,24 +2,108 @@
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from functools import cache
 
-from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import (
+    INCLUDE,
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    pre_load,
+    validate,
+    validates_schema,
+)
 
 from gamelog.record import STATUSES
+from tournaments.spec import MAX_ENTRIES, MAX_GAMES
 
-NOT_SHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})  # control, format, surrogate, unassigned
 MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)
+MAX_WAIT_S = 3600
+# Characters never shown in a name: control (C0, DEL, C1), format (soft hyphen, bidi
+# controls, zero-width, tags...), private use and noncharacters (lone surrogates: `Text`).
+# The same text is the `pattern` of Name in openapi.yaml (tests/api/test_name_rule.py holds
+# them equal and checks it against unicodedata's Cc, Cf and Co).
+HIDDEN_CHARS = (
+    r"\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    r"\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ue000-\uf8ff"
+    r"\ufdd0-\ufdef\ufeff\ufff9-\ufffb\ufffe\uffff"
+    # beyond the BMP as the characters themselves: ECMA-262 and Python escape them apart
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000f0000-\U0010ffff"
+)
+NAME_PATTERN = rf"^[^{HIDDEN_CHARS}]*[^{HIDDEN_CHARS}\s][^{HIDDEN_CHARS}]*$"
+_NAME = re.compile(NAME_PATTERN)
 
 
 def _shown_text(value: str) -> None:
-    """Names are shown to other players: no control, bidi/format or lone surrogate chars."""
-    if any(unicodedata.category(char) in NOT_SHOWN for char in value):
-        raise ValidationError("must not contain control, format or unassigned characters")
+    """Names are shown to other players: something visible, and no hidden characters."""
+    if not _NAME.fullmatch(value):
+        raise ValidationError(
+            "must show a visible character and no control, format or private-use character"
+        )
 
 
 NAME = [validate.Length(min=1, max=40), _shown_text]
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """True when `text` holds a lone surrogate (JSON allows "\\ud800"; UTF-8 does not)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _lone_surrogate_in(data: object, depth: int = 0) -> bool:
+    """Whether any string or object key in a parsed JSON document holds a lone surrogate."""
+    if isinstance(data, str):
+        return has_lone_surrogate(data)
+    if isinstance(data, dict):
+        return any(
+            has_lone_surrogate(key) or _lone_surrogate_in(value, depth + 1)
+            for key, value in data.items()
+        )
+    if isinstance(data, list):
+        return any(_lone_surrogate_in(item, depth + 1) for item in data)
+    return False
+
+
+class Text(fields.String):
+    """A string that can be stored and echoed as UTF-8: no lone surrogate."""
+
+    default_error_messages = {"surrogate": "must not contain a lone surrogate (\\ud800-\\udfff)"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if has_lone_surrogate(text):
+            raise self.make_error("surrogate")
+        return text
+
+
+class StrictBoolean(fields.Boolean):
+    """true or false only (JSON Schema's boolean): not 0, 1 or "yes"."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class WholeNumber(fields.Integer):
+    """An integer as JSON Schema counts them: 7 or 7.0 (a number without a fraction)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INDEX:
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 @cache
@@ -28,7 +112,17 @@ def use(schema_class: type[Schema]) -> Schema:
     return schema_class()
 
 
-class Strict(Schema):
+class Request(Schema):
+    """A request body or query: no lone surrogate in any string or key, even unknown ones."""
+
+    @pre_load
+    def _utf8_only(self, data, **kwargs):
+        if _lone_surrogate_in(data):
+            raise ValidationError("strings and keys must not contain a lone surrogate")
+        return data
+
+
+class Strict(Request):
     """Unknown fields are rejected."""
 
     class Meta:
@@ -39,9 +133,9 @@ class Strict(Schema):
 
 
 class PlayerSpecSchema(Strict):
-    name = fields.String(validate=NAME)
-    open = fields.Boolean()
-    bot = fields.String(validate=validate.Length(min=1, max=40))
+    name = Text(validate=NAME)
+    open = StrictBoolean()
+    bot = Text(validate=validate.Length(min=1, max=40))
 
     @validates_schema
     def _one_kind(self, data, **kwargs):
@@ -52,38 +146,51 @@ class PlayerSpecSchema(Strict):
 
 
 class CreateGameSchema(Strict):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    game = Text(required=True, validate=validate.Length(min=1, max=40))
     players = fields.List(
         fields.Nested(PlayerSpecSchema), required=True, validate=validate.Length(min=1, max=8)
     )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(keys=Text(), load_default=dict)
 
 
 class JoinSchema(Strict):
-    name = fields.String(required=True, validate=NAME)
+    name = Text(required=True, validate=NAME)
 
 
-class MoveSchema(Schema):
+class MoveSchema(Request):
     """A game command: `action` plus the game's own fields, and an optional expected version."""
 
     class Meta:
         unknown = INCLUDE
 
-    action = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    action = Text(required=True, validate=validate.Length(min=1, max=40))
+    expected_version = WholeNumber(validate=validate.Range(min=0, max=MAX_INDEX))
 
 
 class EventsQuerySchema(Strict):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
-    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT_S))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
 
 class ListQuerySchema(Strict):
-    status = fields.String(validate=validate.OneOf(STATUSES))
-    game = fields.String(validate=validate.Length(min=1, max=40))
+    status = Text(validate=validate.OneOf(STATUSES))
+    game = Text(validate=validate.Length(min=1, max=40))
     cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class CreateTournamentSchema(Strict):
+    game = Text(required=True, validate=validate.Length(min=1, max=40))
+    bots = fields.List(
+        Text(validate=validate.Length(min=1, max=40)),
+        required=True,
+        validate=validate.Length(min=2, max=MAX_ENTRIES),
+    )
+    players_per_game = WholeNumber(validate=validate.Range(min=2, max=8))
+    games = WholeNumber(required=True, validate=validate.Range(1, MAX_GAMES))
+    seed = Text(validate=validate.Length(min=1, max=200))
+    options = fields.Dict(keys=Text(validate=validate.Length(max=40)), load_default=dict)
 
 
 # ----- responses -----------------------------------------------------------------------

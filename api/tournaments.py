@@ -3,33 +3,16 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
-from marshmallow import RAISE, Schema, fields, validate
 
 from api.bodies import json_body
 from api.extensions import queue, service
+from api.schemas import CreateTournamentSchema
 from application import jobs
 from application import tournaments as use_cases
 from store.tournaments import TournamentStore
 from tournaments.export import standings_csv, standings_json
-from tournaments.spec import MAX_ENTRIES, MAX_GAMES
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
-
-
-class CreateTournamentSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    game = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    bots = fields.List(
-        fields.String(validate=validate.Length(min=1, max=40)),
-        required=True,
-        validate=validate.Length(min=2, max=MAX_ENTRIES),
-    )
-    players_per_game = fields.Integer(strict=True, validate=validate.Range(min=1, max=8))
-    games = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_GAMES))
-    seed = fields.String(validate=validate.Length(min=1, max=200))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=40)), load_default=dict)
 
 
 _create_schema = CreateTournamentSchema()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 
 SECRET_BYTES = 24  # 192 random bits
+SEAT = re.compile(r"[0-9]{1,2}", re.ASCII)  # ASCII digits only: "²".isdigit() is true
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,7 @@ def digest(token: str) -> str:
 def parse(token: str) -> TokenClaim | None:
     """The claim of a well-formed token, else None."""
     parts = token.split(".")
-    if len(parts) != 3 or not parts[1].isdigit() or len(parts[1]) > 2:
+    if len(parts) != 3 or not SEAT.fullmatch(parts[1]):
         return None
     return TokenClaim(game_id=parts[0], seat=int(parts[1]), token=token)
 

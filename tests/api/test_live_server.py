@@ -82,3 +82,29 @@ def test_long_polls_do_not_starve_other_requests(live_stack):
         assert requests.post(f"{base}/v1/games/{game_id}/moves", json=move, headers=auth).ok
         results = [f.result(timeout=15) for f in futures]
     assert all(status == 200 and events and events[0] == version + 1 for status, events in results)
+
+
+def _chunks(data: bytes, size: int = 8192):
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_over_the_wire(live_stack):
+    """`Transfer-Encoding: chunked` (no Content-Length) was cut at 64 KiB and accepted.
+
+    Plain requests: the contract hook cannot read a streamed request body back."""
+    url = f"{live_stack.base_url}/v1/games"
+    body = b'{"game": "keltis-card", "players": [{"name": "a"}, {"name": "b"}]' + b" " * 200_000
+    headers = {"Content-Type": "application/json"}
+    big = requests.post(url, data=_chunks(body + b"}"), headers=headers)
+    assert big.request.headers.get("Transfer-Encoding") == "chunked"
+    assert big.status_code == 413
+    assert big.json() == {
+        "error": {
+            "code": "request_entity_too_large",
+            "message": "the body exceeds 64 KiB",
+            "rule": None,
+        }
+    }
+    small = requests.post(url, data=_chunks(body[:1000] + b"}"), headers=headers)
+    assert small.status_code == 201

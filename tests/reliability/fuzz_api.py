@@ -43,6 +43,12 @@ class FuzzReport:
         return sum(count for status, count in self.statuses.items() if status >= 500)
 
 
+# Hostile tokens beside the real ones: a seat digit that is a digit but not ASCII ("²",
+# Arabic-Indic one), which `str.isdigit` accepts and `int` may refuse.
+def _hostile_tokens(game_id: str) -> list[str]:
+    return [f"{game_id}.\u00b2.x", f"{game_id}.\u0661.x".encode().decode("latin-1"), "x.\u00b2.y"]
+
+
 def _real_game(app) -> tuple[str, list[str]]:
     client = app.test_client()
     body = {"game": "keltis-card", "players": [{"name": "ann"}, {"name": "bea"}]}
@@ -64,7 +70,7 @@ def fuzz_app(app, examples_per_operation: int = 60, run_seed: int = 1) -> FuzzRe
             strategy = st.tuples(
                 operation.as_strategy(generation_mode=mode),
                 st.booleans(),
-                st.sampled_from([*tokens, None]),
+                st.sampled_from([*tokens, *_hostile_tokens(game_id), None]),
             )
             _run(strategy, per_mode, run_seed, game_id, report, operation.label)
     return report
@@ -99,3 +105,54 @@ def _run(strategy, examples, run_seed, game_id, report, label) -> None:
         send()
     except Unsatisfiable:  # nothing invalid to generate (an operation without inputs)
         report.unsatisfiable.append(label)
+
+
+# ----- bodies the OpenAPI generator never makes: lone surrogates, chunked framing -------
+
+BODY_PATHS = ("/v1/games", "/v1/games/{id}/moves", "/v1/games/{id}/seats/1/join", "/v1/tournaments")
+ANY_CHAR = st.characters(codec=None, exclude_categories=())  # lone surrogates included
+JSON_TEXT = st.text(ANY_CHAR, max_size=12)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def fuzz_hostile_bodies(app, examples: int = 200, run_seed: int = 1) -> FuzzReport:
+    """JSON objects with lone surrogates in keys and strings, sent framed and chunked."""
+    import io
+    import json
+
+    game_id, tokens = _real_game(app)
+    client = app.test_client()
+    report = FuzzReport()
+
+    @seed(run_seed)
+    @settings(max_examples=examples, deadline=None, database=None)
+    @given(
+        path=st.sampled_from(BODY_PATHS),
+        document=st.dictionaries(JSON_TEXT, JSON_VALUES, max_size=5),
+        is_chunked=st.booleans(),
+        padding=st.sampled_from([0, 70_000]),
+    )
+    def send(path, document, is_chunked, padding):
+        raw = (json.dumps(document)[:-1] + " " * padding + "}").encode()
+        target = path.replace("{id}", game_id)
+        headers = {"Authorization": f"Bearer {tokens[0]}", "Content-Type": "application/json"}
+        if is_chunked:
+            response = client.post(
+                target,
+                input_stream=io.BytesIO(raw),
+                headers={**headers, "Transfer-Encoding": "chunked"},
+                environ_overrides={"wsgi.input_terminated": True},
+            )
+        else:
+            response = client.post(target, data=raw, headers=headers)
+        report.requests += 1
+        report.statuses[response.status_code] += 1
+        if padding and response.status_code != 413:
+            report.failures.append(f"{path} {len(raw)} bytes: {response.status_code}")
+
+    send()
+    return report

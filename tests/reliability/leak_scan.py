@@ -30,8 +30,7 @@ from application.auth import Actor
 from application.games import GameService
 from domain.card.cards import NAMES as CARD_NAMES
 from domain.chance import Chance, seed_commitment
-from domain.errors import DomainError
-from domain.errors import KeltisError as ServiceError
+from domain.errors import KeltisError
 from domain.registry import get_rules
 from gamelog.entries import Entry, make_batch
 from gamelog.events import GAME_CREATED
@@ -224,10 +223,8 @@ class GameScan:
             )
         try:
             self.service.decide(record, Actor(seat), command)
-        except (DomainError, ServiceError) as error:
+        except KeltisError as error:
             message = {"code": error.code, "message": error.message, "rule": error.rule}
-            if isinstance(error, ServiceError):
-                message["rule"] = None
             self.report.responses += 1
             named = frozenset(_names_in(command))
             self._leak(self.knowledge.breaches(seat, message, self.seed.hex(), named))

@@ -4,7 +4,7 @@ Flask app over the real Redis; no 5xx, and no answer outside the contract."""
 from __future__ import annotations
 
 from api import create_app
-from tests.reliability.fuzz_api import fuzz_app
+from tests.reliability.fuzz_api import fuzz_app, fuzz_hostile_bodies
 
 EXAMPLES_PER_OPERATION = 120  # x ~18 operations, minus operations without invalid inputs
 
@@ -24,3 +24,12 @@ def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(redis_url):
     assert report.failures == []
     assert report.statuses[422] > 100  # the invalid half was really invalid
     assert sum(n for status, n in report.statuses.items() if status < 300) > 50
+
+
+def test_surrogates_and_chunked_bodies_get_no_5xx_and_oversize_is_413(redis_url):
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATELIMIT_ENABLED": False})
+    report = fuzz_hostile_bodies(app, examples=200)
+    assert report.requests >= 200
+    assert report.server_errors == 0, report.statuses
+    assert report.failures == []
+    assert report.statuses[413] > 20 and report.statuses[422] > 20

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
 
 from api import create_app
@@ -21,7 +24,7 @@ def hostile_app(redis_url):
 
 @pytest.fixture(scope="module")
 def game(hostile_app):
-    created = hostile_app.test_client().post("/v1/games", data=CARD_GAME).get_json()
+    created = post_raw(hostile_app.test_client(), "/v1/games", CARD_GAME).get_json()
     return created["id"], {"Authorization": f"Bearer {created['seats'][0]['token']}"}
 
 
@@ -152,3 +155,121 @@ def test_bad_headers_get_the_error_shape(hostile_app, game, index):
         f"/v1/games/{game_id}/moves", json={"action": "draw", "source": "deck"}, headers=headers
     )
     assert_error_shape(response, 401, 403, 409, 422)
+
+
+# ----- issue 10, item 4: inputs that answered 500 -------------------------------------
+
+
+def test_a_non_ascii_seat_digit_in_a_token_is_a_401(hostile_app, game):
+    client = hostile_app.test_client()
+    game_id, _ = game
+    for token in ("x.\u00b2.y", f"{game_id}.\u00b2.secret", f"{game_id}.\u0661.secret"):
+        auth = {"Authorization": f"Bearer {token}".encode().decode("latin-1")}
+        assert_error_shape(client.get(f"/v1/games/{game_id}/moves", headers=auth), 401, 403)
+
+
+def test_an_unknown_key_holding_a_lone_surrogate_is_a_422(hostile_app):
+    client = hostile_app.test_client()
+    for raw in (body(extra=', "\\ud800": 1'), body('{"name": "a", "\\udfff": true}')):
+        response = post_raw(client, "/v1/games", raw)
+        assert_error_shape(response, 422)
+
+
+def test_a_lone_surrogate_in_a_moves_free_fields_is_a_422(hostile_app, game):
+    game_id, auth = game
+    raw = '{"action": "discard", "card": "\\ud800"}'
+    assert_error_shape(
+        post_raw(hostile_app.test_client(), f"/v1/games/{game_id}/moves", raw, auth), 422
+    )
+
+
+TOURNAMENT = '{"game": "keltis-card", "bots": ["greedy", "random"], "games": 1'
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [', "seed": "\\ud800"', ', "options": {"\\ud800": 1}', ', "seed": "a\\udc00b"'],
+)
+def test_a_tournament_with_a_lone_surrogate_is_refused_before_it_exists(hostile_app, extra):
+    client = hostile_app.test_client()
+    assert_error_shape(post_raw(client, "/v1/tournaments", TOURNAMENT + extra + "}"), 422)
+
+
+def test_a_surrogate_pair_is_text_not_a_lone_surrogate(hostile_app):
+    created = post_raw(hostile_app.test_client(), "/v1/games", body('{"name": "\\ud83c\\udf40"}'))
+    assert created.status_code == 201
+    assert created.get_json()["players"][0]["name"] == "\U0001f340"
+
+
+# ----- item 5: a body over the limit, however framed ----------------------------------
+
+
+def chunked(client, path: str, raw: bytes, headers: dict | None = None):
+    """A body without Content-Length, as a server passes on `Transfer-Encoding: chunked`."""
+    return client.post(
+        path,
+        input_stream=io.BytesIO(raw),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked", **(headers or {})},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_64_kib_is_a_413_not_cut(hostile_app, game):
+    client = hostile_app.test_client()
+    padded = '{"game": "keltis-card", "players": [{"name": "a"}, {"name": "b"}]' + " " * 200_000
+    response = chunked(client, "/v1/games", (padded + "}").encode())
+    assert_error_shape(response, 413)
+    game_id, auth = game
+    move = b'{"action": "draw", "source": "deck"' + b" " * 70_000 + b"}"
+    assert_error_shape(chunked(client, f"/v1/games/{game_id}/moves", move, auth), 413)
+
+
+def test_a_chunked_body_under_the_limit_is_read_whole(hostile_app):
+    raw = CARD_GAME.encode() + b" " * (64 * 1024 - len(CARD_GAME))
+    assert len(raw) == 64 * 1024
+    assert chunked(hostile_app.test_client(), "/v1/games", raw).status_code == 201
+
+
+# ----- item 7: only JSON bodies; names with something to show -------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+def test_a_body_that_is_not_declared_json_is_a_415(hostile_app, game, content_type):
+    client = hostile_app.test_client()
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    assert_error_shape(client.post("/v1/games", data=CARD_GAME, headers=headers), 415)
+    game_id, auth = game
+    move = client.post(
+        f"/v1/games/{game_id}/moves", data='{"action": "draw"}', headers={**auth, **headers}
+    )
+    assert_error_shape(move, 415)
+
+
+@pytest.mark.parametrize("name", [" ", "\u3000", " \u00a0 ", "\u2003\u2009"])
+def test_a_name_of_only_white_space_is_a_422(hostile_app, name):
+    raw = body('{"name": ' + json.dumps(name) + "}")
+    assert_error_shape(post_raw(hostile_app.test_client(), "/v1/games", raw), 422)
+
+
+# ----- item 9: 405 names the allowed methods ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("delete", "/v1/games", {"GET", "POST"}),
+        ("put", "/v1/games/{id}/moves", {"GET", "POST"}),
+        ("post", "/v1/bots", {"GET"}),
+        ("patch", "/v1/tournaments", {"POST"}),
+    ],
+)
+def test_a_405_names_the_allowed_methods(hostile_app, game, method, path, allowed):
+    client = hostile_app.test_client()
+    response = getattr(client, method)(path.replace("{id}", game[0]))
+    assert_error_shape(response, 405)
+    listed = {m.strip() for m in response.headers["Allow"].split(",")}
+    assert allowed <= listed and listed <= allowed | {"HEAD", "OPTIONS"}

@@ -11,6 +11,8 @@ from api import create_app
 from api.ratelimit import storage_uri
 from tests.api.contract import ContractClient
 
+JSON = "application/json"
+
 
 def limited_app(redis_url: str, limit: str, **config):
     prefix = f"test-ratelimit-{uuid.uuid4().hex}"
@@ -129,8 +131,8 @@ def test_a_move_refused_before_its_games_read_is_still_counted(redis_url):
     client = app.test_client()
     game_id, auth, _ = _new_game(client)  # 1
     for _ in range(2):  # 2, 3: a body that is not JSON fails before the game is read
-        bad = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth)
+        bad = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth, content_type=JSON)
         assert bad.status_code in (400, 422)
-    limited = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth)
+    limited = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth, content_type=JSON)
     assert limited.status_code == 429
     assert int(limited.headers["Retry-After"]) > 0

@@ -1,0 +1,27 @@
+"""Caching headers of answers that depend on who asks (a seat's hand, its legal moves)."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+# Answers that differ by the Authorization header: a seat sees its own hand and moves.
+PER_SEAT = frozenset({"games.get_game", "games.get_moves", "games.get_events", "games.post_move"})
+# Answers that carry a new seat token: never stored by any cache.
+TOKENS = frozenset({"games.create_game", "games.join_seat"})
+
+
+def _caching(response: Response) -> Response:
+    """`private, no-store` on a seat's answers and on tokens; `Vary: Authorization`."""
+    endpoint = request.endpoint
+    if endpoint in PER_SEAT:
+        response.vary.add("Authorization")
+        if "Authorization" in request.headers:
+            response.headers["Cache-Control"] = "private, no-store"
+    elif endpoint in TOKENS:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the hook on every answer, errors included."""
+    app.after_request(_caching)
