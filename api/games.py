@@ -22,7 +22,7 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 @blueprint.post("")
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
-    record, tokens = service().create(body["game"], body["players"], body["options"])
+    record, tokens, invites = service().create(body["game"], body["players"], body["options"])
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
         for seat, token in sorted(tokens.items())
@@ -36,6 +36,7 @@ def create_game():
             "to_move": record.to_move,
             "players": presenters.players(record),
             "seats": seats,
+            "invites": [{"seat": seat, "code": code} for seat, code in sorted(invites.items())],
         }
     )
     response = jsonify(payload)
@@ -58,7 +59,7 @@ def list_games():
 @blueprint.post("/<game_id>/seats/<int:seat>/join")
 def join_seat(game_id: str, seat: int):
     body = json_body(schemas.use(schemas.JoinSchema))
-    record, token = service().join(game_id, seat, body["name"])
+    record, token = service().join(game_id, seat, body["name"], body.get("invite"))
     payload = {
         "id": game_id,
         "seat": seat,

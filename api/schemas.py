@@ -135,12 +135,15 @@ class Strict(Request):
 class PlayerSpecSchema(Strict):
     name = Text(validate=NAME)
     open = StrictBoolean()
+    invite = StrictBoolean()
     bot = Text(validate=validate.Length(min=1, max=40))
 
     @validates_schema
     def _one_kind(self, data, **kwargs):
         if data.get("open") and ("name" in data or "bot" in data):
             raise ValidationError("an open seat has neither name nor bot")
+        if data.get("invite") and not data.get("open"):
+            raise ValidationError("only an open seat takes an invite")
         if not data.get("open") and "name" not in data and "bot" not in data:
             raise ValidationError("a seat needs a name, a bot, or open: true")
 
@@ -155,6 +158,7 @@ class CreateGameSchema(Strict):
 
 class JoinSchema(Strict):
     name = Text(required=True, validate=NAME)
+    invite = Text(validate=validate.Length(min=1, max=100))
 
 
 class MoveSchema(Request):
@@ -204,6 +208,12 @@ class PlayerSchema(Schema):
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
+    invite = fields.Boolean()
+
+
+class InviteSchema(Schema):
+    seat = fields.Integer()
+    code = fields.String()
 
 
 class SeatTokenSchema(Schema):
@@ -220,6 +230,7 @@ class CreatedGameSchema(Schema):
     to_move = fields.Integer(allow_none=True)
     players = fields.List(fields.Nested(PlayerSchema))
     seats = fields.List(fields.Nested(SeatTokenSchema))
+    invites = fields.List(fields.Nested(InviteSchema))
 
 
 class JoinedSchema(Schema):

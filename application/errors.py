@@ -41,6 +41,13 @@ class WrongGameToken(KeltisError):
     kind = Kind.FORBIDDEN
 
 
+class InviteRequired(KeltisError):
+    """The seat was opened with an invite and the join code is missing or wrong."""
+
+    code = "invite_required"
+    kind = Kind.FORBIDDEN
+
+
 class SeatUnavailable(KeltisError):
     code = "seat_taken"
     kind = Kind.CONFLICT

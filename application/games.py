@@ -9,6 +9,7 @@ written after an append succeeded, never before.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -24,6 +25,7 @@ from application.errors import (
     GameNotStarted,
     IdempotencyKeyReused,
     InvalidPlayers,
+    InviteRequired,
     NoSuchSeat,
     SeatUnavailable,
     Unauthenticated,
@@ -48,6 +50,7 @@ from store.watch import VersionWatcher
 log = logging.getLogger(__name__)
 
 GAME_ID_BYTES = 16  # 128 random bits, URL-safe
+INVITE_BYTES = 16  # a join code: 128 random bits, URL-safe
 MAX_RETRIES = 8
 
 # render(record_after, new_entries, seat) -> the JSON body answered to the caller.
@@ -174,8 +177,9 @@ class GameService:
         options: Mapping,
         game_id: str | None = None,
         seed: bytes | None = None,
-    ) -> tuple[GameRecord, dict[int, str]]:
-        """A new game; returns its record and a token for each named human seat.
+    ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
+        """A new game; returns its record, a token for each named human seat and the join
+        code of each open seat created with `"invite": true`.
 
         `game_id` and `seed` are random unless a trusted caller derives them (tournaments:
         bots-only games); VersionConflict when a game of that id exists already.
@@ -185,7 +189,13 @@ class GameService:
         options = rules.normalize_options(options)
         game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
         seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
-        events = [log_events.game_created(game, options, players, seed)]
+        invites = {
+            seat: secrets.token_urlsafe(INVITE_BYTES)
+            for seat, p in enumerate(players)
+            if p.get("open") and p.get("invite")
+        }
+        invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
+        events = [log_events.game_created(game, options, players, seed, invite_hashes)]
         if not any(p.get("open") for p in players):
             events += rules.start(len(players), options, Chance(seed))
         seat_tokens = {
@@ -200,10 +210,13 @@ class GameService:
         if not result.ok:
             raise VersionConflict("a game with this id already exists", result.version or 0)
         self._committed(None, record, hashes)
-        return record, seat_tokens
+        return record, seat_tokens, invites
 
-    def join(self, game_id: str, seat: int, name: str) -> tuple[GameRecord, str]:
-        """Take an open seat; the game starts (same batch) when it was the last one."""
+    def join(
+        self, game_id: str, seat: int, name: str, invite: str | None = None
+    ) -> tuple[GameRecord, str]:
+        """Take an open seat (with its join code, when it was opened with an invite); the game
+        starts (same batch) when it was the last one."""
         for _ in range(MAX_RETRIES):
             loaded, _ = self.load_game(game_id)
             record = loaded.record
@@ -211,6 +224,8 @@ class GameService:
                 raise NoSuchSeat(f"this game has no seat {seat}")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
+            if record.players[seat].get("invite"):
+                _check_invite(record.invites.get(seat), invite)
             events = [log_events.seat_joined(seat, name)]
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
@@ -373,6 +388,14 @@ def _check_players(rules, players: list[dict]) -> None:
             raise InvalidPlayers(f"seat {seat}: an open seat has no name or bot")
         if not player.get("open") and not (player.get("name") or bot):
             raise InvalidPlayers(f"seat {seat}: a seat needs a name, a bot or open: true")
+
+
+def _check_invite(stored_digest: str | None, code: str | None) -> None:
+    """InviteRequired unless `code` is the seat's join code (constant-time compare)."""
+    if code is None or stored_digest is None:
+        raise InviteRequired("this seat is joined with its join code (invite)")
+    if not hmac.compare_digest(tokens.digest(code), stored_digest):
+        raise InviteRequired("the join code (invite) is not this seat's")
 
 
 def _fingerprint(command: dict, expected_version: int | None) -> str:

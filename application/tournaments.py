@@ -134,7 +134,7 @@ def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: 
     game_id = seeds.game_id(tid, index)
     entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
     try:
-        record, _ = service.create(
+        record, _, _ = service.create(
             spec.game,
             players_of(spec, entries),
             spec.game_options,

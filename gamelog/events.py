@@ -11,16 +11,26 @@ SEAT_JOINED = "seat_joined"
 SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
 
 
-def game_created(game: str, options: Mapping, players: list[dict], seed: bytes) -> dict:
+def game_created(
+    game: str,
+    options: Mapping,
+    players: list[dict],
+    seed: bytes,
+    invites: Mapping[int, str] | None = None,
+) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
-    end; its SHA-256 is public from the start)."""
+    end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
+    are hidden too; such a seat is listed as `{"open": true, "invite": true}`."""
+    hidden: dict = {"seed": seed.hex()}
+    if invites:
+        hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
     return {
         "type": GAME_CREATED,
         "game": game,
         "options": dict(options),
         "players": [stored_player(p) for p in players],
         "seed_sha256": seed_commitment(seed),
-        "hidden": {"seed": seed.hex()},
+        "hidden": hidden,
     }
 
 
@@ -32,7 +42,7 @@ def seat_joined(seat: int, name: str) -> dict:
 def stored_player(player: Mapping) -> dict:
     """A seat as `game_created` records it: `{"open": true}`, or a name and maybe a bot."""
     if player.get("open"):
-        return {"open": True}
+        return {"open": True, "invite": True} if player.get("invite") else {"open": True}
     stored = {"name": player.get("name") or player["bot"]}
     if player.get("bot"):
         stored["bot"] = player["bot"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from typing import Any
@@ -36,6 +36,7 @@ class GameRecord:
     players: tuple[dict, ...]
     seed_hex: str
     created_at: int
+    invites: dict = field(default_factory=dict)  # open seat -> SHA-256 of its join code
     version: int = 0
     updated_at: int = 0
     state: Any = None
@@ -119,6 +120,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         players=tuple(dict(p) for p in event["players"]),
         seed_hex=event["hidden"]["seed"],
         created_at=entry.at,
+        invites={int(seat): h for seat, h in event["hidden"].get("invites", {}).items()},
     )
 
 

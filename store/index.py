@@ -30,6 +30,7 @@ def public_player(seat: int, player: dict) -> dict:
         "name": player.get("name"),
         "bot": player.get("bot"),
         "open": bool(player.get("open")),
+        "invite": bool(player.get("invite")),
     }
 
 

@@ -177,7 +177,7 @@ def run_bot_race(redis_url: str, games_per_kind: int = BOT_GAMES_PER_KIND) -> Bo
     for game in ("keltis-card", "keltis-dice"):
         for _ in range(games_per_kind):
             bots = [{"name": "b0", "bot": "greedy"}, {"name": "b1", "bot": "random"}]
-            record, _ = service.create(game, bots, {})
+            record, _, _ = service.create(game, bots, {})
             jobs.append((record.game_id, record.version))
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(2), context.Queue()

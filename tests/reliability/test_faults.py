@@ -40,7 +40,7 @@ def test_a_log_that_lost_its_tail_is_reloaded_not_stuck(redis_client):
     """With appendfsync everysec a Redis crash may lose the last appends; a process whose
     cache is ahead of the log must re-read it (not show the lost moves, nor 409 forever)."""
     service = GameService(redis_client)
-    record, tokens = service.create("keltis-card", [{"name": "ann"}, {"name": "bea"}], {})
+    record, tokens, _ = service.create("keltis-card", [{"name": "ann"}, {"name": "bea"}], {})
     game_id, before_loss = record.game_id, record.version
     move = dict(record.rules.legal_moves(record.state, 0)[0])
     assert service.play(game_id, tokens[0], move, move_result).status == 200

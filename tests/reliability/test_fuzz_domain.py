@@ -87,7 +87,7 @@ def fuzz_service(redis_url):
 @given(data=st.data(), game=st.sampled_from(["keltis-card", "keltis-dice"]))
 def test_refused_commands_never_change_the_log(fuzz_service, data, game):
     service = fuzz_service
-    record, tokens = service.create(game, [{"name": "ann"}, {"name": "bea"}], {})
+    record, tokens, _ = service.create(game, [{"name": "ann"}, {"name": "bea"}], {})
     log_key = keys.log(record.game_id)
     for _ in range(40):
         if record.finished:

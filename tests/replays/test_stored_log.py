@@ -21,7 +21,7 @@ def _play_stored_game(client, game: str, seed: int) -> tuple[str, list, list]:
     from application.games import GameService
 
     service = GameService(client)
-    record, _ = service.create(game, [{"bot": "random"}, {"bot": "greedy"}], {})
+    record, _, _ = service.create(game, [{"bot": "random"}, {"bot": "greedy"}], {})
     rng = random.Random(seed)
     mid_game = None
     while not record.finished:

@@ -195,10 +195,10 @@ def test_an_update_without_before_takes_the_game_out_of_every_other_status_set(c
 
 def test_the_rebuild_from_the_logs_files_every_game_under_its_status_and_nothing_else(client, toy):
     service = GameService(client)
-    waiting, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
-    joined, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
+    waiting, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
+    joined, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
     service.join(joined.game_id, 1, "b")
-    done, done_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    done, done_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     while (current := service.load(done.game_id)[0]).status != "finished":
         service.play(done.game_id, done_tokens[current.to_move], {"action": "pass"}, _render)
     truth = {waiting.game_id: "waiting", joined.game_id: "active", done.game_id: "finished"}
@@ -290,7 +290,13 @@ def test_the_bot_turn_entry_goes_once_the_bot_has_moved(client):
 def test_R2_the_summary_holds_no_seed():
     summary = index.summary(record("g", 1))
     assert "seed" not in str(summary)
-    assert summary["players"][1] == {"seat": 1, "name": None, "bot": None, "open": True}
+    assert summary["players"][1] == {
+        "seat": 1,
+        "name": None,
+        "bot": None,
+        "open": True,
+        "invite": False,
+    }
 
 
 @pytest.mark.slow

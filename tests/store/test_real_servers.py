@@ -38,7 +38,7 @@ def test_append_and_load_work_on_a_redis_cluster(redis_cluster):
 def test_an_acknowledged_game_survives_a_redis_crash(aof_redis):
     client = aof_redis.client()
     service = GameService(client)
-    record, tokens = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
+    record, tokens, _ = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
     move = record.rules.legal_moves(record.state, 0)[0]
     service.play(record.game_id, tokens[0], move, lambda r, b, s: {"version": r.version})
     before = client.lrange(keys.log(record.game_id), 0, -1)

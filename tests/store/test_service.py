@@ -28,7 +28,7 @@ def render(record, batch, seat):
 
 
 def test_a_cached_game_loads_only_the_entries_after_its_version(service, toy, monkeypatch):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
     seen = []
     original = service.store.load
@@ -43,7 +43,7 @@ def test_a_cached_game_loads_only_the_entries_after_its_version(service, toy, mo
 
 
 def test_a_fresh_process_folds_the_same_state_from_the_log(service, toy, redis_client):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     for _ in range(3):
         current, _, _ = service.load(record.game_id)
         seat = current.to_move
@@ -59,7 +59,7 @@ def test_a_fresh_process_folds_the_same_state_from_the_log(service, toy, redis_c
 
 
 def test_two_joins_racing_for_one_seat_give_it_to_one(service, toy, redis_client):
-    record, _ = service.create(toy, [{"name": "a"}, {"open": True}, {"open": True}], {})
+    record, _, _ = service.create(toy, [{"name": "a"}, {"open": True}, {"open": True}], {})
     outcomes = []
 
     def join(name):
@@ -80,7 +80,7 @@ def test_two_joins_racing_for_one_seat_give_it_to_one(service, toy, redis_client
 def test_a_move_without_expected_version_retries_on_a_race_but_one_with_it_does_not(
     service, toy, redis_client
 ):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     other = GameService(redis_client, RecordCache())
     other.load(record.game_id)  # `other` caches the current version
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
@@ -109,19 +109,19 @@ def test_R2_tokens_have_at_least_128_random_bits_and_name_their_seat():
 
 def test_the_cache_keeps_the_newest_version_and_a_bounded_size(service, toy):
     cache = RecordCache(capacity=2)
-    first, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
+    first, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
     joined, _ = service.join(first.game_id, 1, "b")
     cache.put(LoadedGame(joined))
     cache.put(LoadedGame(first))
     assert cache.get(first.game_id).record.version == joined.version
     for _ in range(2):
-        other, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
+        other, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
         cache.put(LoadedGame(other))
     assert cache.get(first.game_id) is None
 
 
 def test_a_lost_race_writes_no_index_entry(service, toy, redis_client, monkeypatch):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     racer = GameService(redis_client, RecordCache())
     stale = racer.load_game(record.game_id)
     racer.cache.discard(record.game_id)  # the race of a load, not of a cached copy (below)
@@ -148,7 +148,7 @@ def test_a_lost_race_writes_no_index_entry(service, toy, redis_client, monkeypat
 def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_nor_indexed(
     service, toy, redis_client
 ):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     racer = GameService(redis_client, RecordCache())
     racer.load(record.game_id)  # the racer's process caches this version
     service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
@@ -164,7 +164,7 @@ def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_nor_indexed(
 
 
 def test_a_move_on_a_cached_copy_still_needs_the_seats_own_token(service, toy, redis_client):
-    record, seat_tokens = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
     forged = seat_tokens[0].rsplit(".", 1)[0] + ".not-the-secret"
     card_move = record.rules.legal_moves(record.state, 0)[0]
     assert service.cache.get(record.game_id) is not None

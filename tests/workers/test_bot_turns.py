@@ -33,7 +33,7 @@ def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(
     toy = toy_game.register(monkeypatch)
     monkeypatch.setenv("REDIS_URL", redis_url)
     players = [{"name": "ann"}, {"name": "b1", "bot": "random"}, {"name": "b2", "bot": "first"}]
-    record, tokens = quiet_service.create(toy, players, {})
+    record, tokens, _ = quiet_service.create(toy, players, {})
     quiet_service.play(record.game_id, tokens[0], {"action": "pass"}, lambda *a: {})
     version = quiet_service.store.length(record.game_id)
     assert bot_jobs.play_bot_turns(record.game_id, version) == 2
@@ -46,7 +46,7 @@ def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(
 def test_bot_job_does_nothing_when_someone_moved_first(quiet_service, monkeypatch, redis_url):
     toy = toy_game.register(monkeypatch)
     monkeypatch.setenv("REDIS_URL", redis_url)
-    record, _ = quiet_service.create(toy, [{"name": "b0", "bot": "first"}, {"name": "h"}], {})
+    record, _, _ = quiet_service.create(toy, [{"name": "b0", "bot": "first"}, {"name": "h"}], {})
     stale = record.version - 1
     assert bot_jobs.play_bot_turns(record.game_id, stale) == 0
     assert quiet_service.store.length(record.game_id) == record.version
@@ -74,7 +74,7 @@ def test_a_repeated_enqueue_does_nothing(redis_client):
 
 
 def test_the_sweep_re_enqueues_a_lost_bot_turn_once(quiet_service, redis_client):
-    record, _ = quiet_service.create(CARD, [{"name": "b", "bot": "greedy"}, {"name": "h"}], {})
+    record, _, _ = quiet_service.create(CARD, [{"name": "b", "bot": "greedy"}, {"name": "h"}], {})
     queue = bot_queue(redis_client)
     job_id = keys.bot_job_id(record.game_id, record.version)
     assert job_id not in queue.job_ids  # nothing was enqueued: the turn is "lost"
@@ -118,7 +118,7 @@ def test_a_human_against_two_bots_to_the_end_with_a_real_worker(client, worker_p
 
 
 def test_the_sweep_in_a_real_worker_recovers_a_lost_bot_turn(quiet_service, client, worker_process):
-    record, tokens = quiet_service.create(
+    record, tokens, _ = quiet_service.create(
         CARD, [{"name": "bot", "bot": "greedy"}, {"name": "h"}], {}
     )
     deadline = time.monotonic() + 15
