@@ -21,16 +21,15 @@ _PATH_PARTS = 8
 
 def check_bounds(value) -> None:
     """Raise MalformedReplay naming the first place where `value` leaves the bounds."""
-    _check_scalar(value, [])
     if not isinstance(value, dict | list):
+        _check_scalar(value, [])
         return
     keys: list = []
     stack = [_items(value)]
     while stack:
         for key, item in stack[-1]:
-            if isinstance(key, str) and _SURROGATE.search(key):
-                raise MalformedReplay(f"a key at {path_text(keys)} holds a lone surrogate")
-            if isinstance(item, dict | list):
+            kind = type(item)
+            if kind is dict or kind is list:
                 if len(stack) >= MAX_DEPTH:
                     raise MalformedReplay(
                         f"nested more than {MAX_DEPTH} levels deep at {path_text([*keys, key])}"
@@ -38,6 +37,14 @@ def check_bounds(value) -> None:
                 keys.append(key)
                 stack.append(_items(item))
                 break
+            if kind is int:
+                if -MAX_INTEGER <= item <= MAX_INTEGER:
+                    continue
+            elif kind is str:
+                if not _SURROGATE.search(item):
+                    continue
+            elif item is None or kind is bool:
+                continue
             _check_scalar(item, [*keys, key])
         else:
             stack.pop()
@@ -46,7 +53,14 @@ def check_bounds(value) -> None:
 
 
 def _items(container):
-    return iter(container.items()) if isinstance(container, dict) else enumerate(container)
+    if isinstance(container, list):
+        return enumerate(container)
+    for key in container:
+        if not isinstance(key, str):
+            raise MalformedReplay(f"an object key is not text: {quote(key)}")
+        if _SURROGATE.search(key):
+            raise MalformedReplay(f"an object key holds a lone surrogate: {quote(key)}")
+    return iter(container.items())
 
 
 def _check_scalar(value, keys: list) -> None:

@@ -28,6 +28,7 @@ REQUIRED_KEYS = ("header", "seed", "seed_sha256", "entries", "result", "chain")
 HEADER_KEYS = ("game_id", "game", "rules_version", "options", "players")
 SEED_HEX = re.compile(r"^[0-9a-f]{64}$")
 GAME_ID_MAX_LENGTH = 100
+MAX_ENTRIES = 5_000  # a 4-player game logs about 200 to 320 entries
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ def check_shape(replay) -> None:
         raise MalformedReplay(f"header game_id {quote(game_id)} holds characters not to be shown")
     if not isinstance(replay["entries"], list) or not replay["entries"]:
         raise MalformedReplay("entries is not a non-empty list")
+    if len(replay["entries"]) > MAX_ENTRIES:
+        raise MalformedReplay(f"more than {MAX_ENTRIES} entries, the most a replay may have")
     chain = replay["chain"]
     if (
         not isinstance(chain, dict)

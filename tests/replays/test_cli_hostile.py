@@ -174,6 +174,10 @@ HOSTILE: dict[str, tuple[Callable[[], str | bytes], str]] = {
         lambda: _rechained(_set(("entries", 0, "e", "players"), 7)),
         "game_created lists no players",
     ),
+    "more entries than a replay may have": (
+        lambda: _rechained(lambda replay: replay["entries"].extend([{}] * 5_000)),
+        "more than 5000 entries",
+    ),
     "options a list": (lambda: _rechained(_options([EVIL])), "FAILED [opening]"),
     "options with a huge value": (
         lambda: _rechained(_options({"x": EVIL * 10_000})),
