@@ -12,7 +12,7 @@ import re
 from replays.errors import MalformedReplay
 from replays.shown import quote
 
-MAX_DEPTH = 64  # nested arrays/objects; a real replay needs about 8
+MAX_DEPTH = 64  # nested arrays/objects; a real replay needs 6
 MAX_INTEGER = 2**53 - 1  # the largest integer every JSON reader keeps exactly
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}\Z")
