@@ -1,4 +1,8 @@
-"""`keltis replay`: verify, show and render replays of finished games."""
+"""`keltis replay`: verify, show and render replays of finished games.
+
+Files may be hostile: every failure is one line (exit status 1) with control characters
+escaped and values bounded (replays.shown), and nothing a file holds reaches the terminal raw.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,9 @@ import sys
 
 import click
 
-from replays.errors import MalformedReplay, ReplayError
+from replays.errors import ReplayError
 from replays.files import load_replay
+from replays.shown import escape, one_line
 from replays.verify import verify as verify_replay
 
 
@@ -16,24 +21,41 @@ def replay():
     """Verify a replay file, step through it, or render it to a self-contained HTML page."""
 
 
+def _fail(message: str) -> click.ClickException:
+    """The one-line error (exit status 1) for `message`, made safe for a terminal."""
+    return click.ClickException(one_line(message))
+
+
+def _echo(text: str, err: bool = False) -> None:
+    """Lines we composed, each escaped: no value in them can move the cursor or add a line."""
+    click.echo("\n".join(escape(line) for line in text.split("\n")), err=err)
+
+
 def _load(path: str) -> dict:
     try:
         return load_replay(path)
-    except MalformedReplay as error:
-        raise click.ClickException(f"{path}: {error.message}") from None
+    except ReplayError as error:
+        raise _fail(f"{path}: {error.message}") from None
+
+
+def _write(target, text: str) -> None:
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot write {target}: {error.strerror or error}") from None
 
 
 @replay.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 def verify(file):
     """Check the hash chain, the seed and every move; exit 1 naming the first bad entry."""
     report = verify_replay(_load(file))
-    click.echo(report.line(), err=not report.ok)
+    _echo(report.line(), err=not report.ok)
     sys.exit(0 if report.ok else 1)
 
 
 @replay.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--step", "step_number", type=int, default=None, help="Show only this step.")
 @click.option(
     "--interactive/--no-interactive",
@@ -48,25 +70,25 @@ def show(file, step_number, interactive):
     data = _load(file)
     report = verify_replay(data)
     if not report.ok:
-        raise click.ClickException(report.line())
+        raise _fail(report.line())
     header = data["header"]
     try:
         all_steps = steps(data)
     except ReplayError as error:
-        raise click.ClickException(error.message) from None
+        raise _fail(error.message) from None
     total = len(all_steps)
     if step_number is not None:
         if not 0 <= step_number < total:
-            raise click.ClickException(f"--step must be between 0 and {total - 1}")
-        click.echo(render_step(all_steps[step_number], total, header["game"], header["players"]))
+            raise _fail(f"--step must be between 0 and {total - 1}")
+        _echo(render_step(all_steps[step_number], total, header["game"], header["players"]))
         return
     if interactive is None:
         interactive = sys.stdout.isatty() and sys.stdin.isatty()
     for step in all_steps:
-        click.echo(render_step(step, total, header["game"], header["players"]))
+        _echo(render_step(step, total, header["game"], header["players"]))
         if interactive and step["step"] < total - 1 and not _next_step_wanted():
             return
-    click.echo(render_summary(header, data["result"]))
+    _echo(render_summary(header, data["result"]))
 
 
 def _next_step_wanted() -> bool:
@@ -76,7 +98,7 @@ def _next_step_wanted() -> bool:
 
 
 @replay.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option(
     "-o",
     "--output",
@@ -86,18 +108,24 @@ def _next_step_wanted() -> bool:
 )
 @click.option("--unverified", is_flag=True, help="Render even if verification fails.")
 def html(file, output, unverified):
-    """Write a self-contained HTML viewer of the replay (no network needed)."""
+    """Write a self-contained HTML viewer of the replay (no network needed). With
+    --unverified a replay that fails verification is still drawn, as far as its log replays;
+    one that is not a replay at all (a `format` failure) is not."""
     from pathlib import Path
 
     from replays.html import render_html
 
     data = _load(file)
     report = verify_replay(data)
-    if not report.ok and not unverified:
-        raise click.ClickException(report.line())
+    if not report.ok and (not unverified or report.check == "format"):
+        raise _fail(report.line())
+    try:
+        page = render_html(data)
+    except ReplayError as error:
+        raise _fail(f"cannot draw {file}: {error.message}") from None
     target = Path(output) if output else Path(file).with_suffix(".html")
-    target.write_text(render_html(data), encoding="utf-8")
-    click.echo(f"wrote {target}")
+    _write(target, page)
+    _echo(f"wrote {target}")
 
 
 @replay.command()
@@ -126,7 +154,7 @@ def play(game, bots, seed, bot_seed, output):
     try:
         entries = play_log(game, bots.split(","), seed_bytes, bot_seed)
     except DomainError as error:
-        raise click.ClickException(error.message) from None
+        raise _fail(error.message) from None
     data = build_replay(f"local-{uuid.uuid4().hex[:12]}", entries)
-    Path(output).write_text(dump_replay(data), encoding="utf-8")
-    click.echo(f"wrote {output}: {len(data['entries'])} entries, scores {data['result']['scores']}")
+    _write(Path(output), dump_replay(data))
+    _echo(f"wrote {output}: {len(data['entries'])} entries, scores {data['result']['scores']}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from replays.shown import quote
+
 _MISSING = object()
 
 
@@ -31,7 +33,4 @@ def first_difference(expected, actual, path: str = "") -> str | None:
 
 
 def _show(value) -> str:
-    if value is _MISSING:
-        return "nothing"
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return "nothing" if value is _MISSING else quote(value)

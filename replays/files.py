@@ -1,28 +1,50 @@
-"""Reading and writing replay files (UTF-8 JSON)."""
+"""Reading and writing replay files (UTF-8 JSON), with the limits of FORMAT.md."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import sys
 
+from replays.bounds import MAX_DEPTH, check_bounds
 from replays.errors import MalformedReplay
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a 4-player game's replay is about 100 KB
 
 
 def load_replay(path) -> dict:
-    """The decoded replay in `path`; MalformedReplay when it is not readable JSON."""
+    """The decoded replay in `path`; MalformedReplay when it cannot be read, is larger than
+    MAX_FILE_BYTES, is not UTF-8 or not JSON, or leaves the bounds (replays.bounds)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise MalformedReplay(f"cannot read {path}: {error}") from None
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise MalformedReplay(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise MalformedReplay(f"larger than {MAX_FILE_BYTES} bytes, the most a replay may be")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MalformedReplay(f"not UTF-8 text (byte {error.start}: {error.reason})") from None
     return parse_replay(text)
 
 
 def parse_replay(text: str) -> dict:
-    """The decoded replay in `text`; MalformedReplay when it is not JSON."""
+    """The decoded replay in `text`; MalformedReplay when it is not JSON or leaves the bounds."""
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise MalformedReplay(f"not JSON: {error}") from None
+    except RecursionError:
+        raise MalformedReplay(f"not a replay: nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError:  # only the integer conversion limit is left
+        digits = sys.get_int_max_str_digits()
+        raise MalformedReplay(f"not a replay: an integer has more than {digits} digits") from None
+    check_bounds(value)
+    return value
+
+
+def _refuse_constant(name: str):
+    raise MalformedReplay(f"not JSON: {name} is not a number JSON allows")
 
 
 def dump_replay(replay: dict) -> str:

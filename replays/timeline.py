@@ -11,20 +11,28 @@ from replays.build import rules_of
 from replays.canonical import json_ready
 from replays.errors import MalformedLog
 from replays.log import Batch, parse_log
+from replays.shown import quote
 
 
 def steps(replay: dict, rules: GameRules | None = None) -> list[dict]:
-    """[{"step", "n", "at", "by", "cmd", "events", "view", "scores"}, ...] for a replay."""
+    """[{"step", "n", "at", "by", "cmd", "events", "view", "scores"}, ...] for a replay.
+    A log the rules cannot fold (an unverified replay) raises MalformedLog naming the step."""
     log = parse_log(replay["entries"])
     rules = rules or rules_of(log.game)
     if log.opening is None:
         raise MalformedLog("the log has no opening events")
-    state = rules.fold(log.opening.events)
-    result = [_step(0, log.opening, rules, state)]
-    for index, batch in enumerate(log.turns, start=1):
-        for event in batch.events:
-            state = rules.evolve(state, event)
-        result.append(_step(index, batch, rules, state))
+    batch = log.opening
+    try:
+        state = rules.fold(batch.events)
+        result = [_step(0, batch, rules, state)]
+        for index, batch in enumerate(log.turns, start=1):
+            for event in batch.events:
+                state = rules.evolve(state, event)
+            result.append(_step(index, batch, rules, state))
+    except Exception as error:  # the rules on a log they never produced: any error at all
+        raise MalformedLog(
+            f"the rules cannot replay the batch at n={batch.n}: {quote(error)}", batch.n
+        ) from None
     return result
 
 

@@ -13,17 +13,22 @@ from dataclasses import dataclass
 from domain.chance import Chance
 from domain.errors import DomainError
 from domain.game import FINISHED, GameRules
+from replays.bounds import check_bounds
 from replays.build import FORMAT, FORMAT_VERSION, rules_of, rules_version
 from replays.canonical import json_ready
 from replays.chain import ALGORITHM, entry_hashes, header_hash
 from replays.diff import first_difference
 from replays.errors import MalformedLog, MalformedReplay, ReplayError
-from replays.log import GameLog, parse_log
+from replays.log import SEAT_JOINED, SERVICE_EVENTS, GameLog, parse_log
+from replays.names import holds_unshown, name_problem
+from replays.shown import one_line, quote
 
 KNOWN_FORMAT_VERSIONS = frozenset({FORMAT_VERSION})
 REQUIRED_KEYS = ("header", "seed", "seed_sha256", "entries", "result", "chain")
 HEADER_KEYS = ("game_id", "game", "rules_version", "options", "players")
 SEED_HEX = re.compile(r"^[0-9a-f]{64}$")
+GAME_ID_MAX_LENGTH = 100
+MAX_ENTRIES = 5_000  # a 4-player game logs about 200 to 320 entries
 
 
 @dataclass(frozen=True)
@@ -37,11 +42,11 @@ class Report:
     n: int | None = None
 
     def line(self) -> str:
-        """One line for a terminal."""
+        """One line for a terminal: control characters escaped, length bounded."""
         if self.ok:
-            return f"OK: {self.message}"
+            return one_line(f"OK: {self.message}")
         where = f" (entry n={self.n})" if self.n is not None else ""
-        return f"FAILED [{self.check}]{where}: {self.message}"
+        return one_line(f"FAILED [{self.check}]{where}: {self.message}")
 
 
 class _Failure(ReplayError):
@@ -56,6 +61,7 @@ def verify(replay, rules: GameRules | None = None) -> Report:
         check_shape(replay)
         check_chain(replay)
         log = _parse(replay["entries"])
+        check_names(log)
         rules = rules or _rules(log.game)
         check_header(replay, log, rules)
         chance = check_seed(replay, log)
@@ -72,11 +78,14 @@ def check_shape(replay) -> None:
     if not isinstance(replay, dict):
         raise MalformedReplay("a replay is a JSON object")
     if replay.get("format") != FORMAT:
-        raise MalformedReplay(f"not a {FORMAT} file (format is {replay.get('format')!r})")
+        raise MalformedReplay(f"not a {FORMAT} file (format is {quote(replay.get('format'))})")
     version = replay.get("format_version")
     if type(version) is not int or version not in KNOWN_FORMAT_VERSIONS:
         known = ", ".join(str(v) for v in sorted(KNOWN_FORMAT_VERSIONS))
-        raise MalformedReplay(f"format_version {version!r} is not one this tool reads ({known})")
+        raise MalformedReplay(
+            f"format_version {quote(version)} is not one this tool reads ({known})"
+        )
+    check_bounds(replay)
     missing = [key for key in REQUIRED_KEYS if key not in replay]
     if missing:
         raise MalformedReplay(f"missing key(s): {', '.join(missing)}")
@@ -86,8 +95,17 @@ def check_shape(replay) -> None:
     missing = [key for key in HEADER_KEYS if key not in header]
     if missing:
         raise MalformedReplay(f"header misses: {', '.join(missing)}")
+    game_id = header["game_id"]
+    if not isinstance(game_id, str) or not 1 <= len(game_id) <= GAME_ID_MAX_LENGTH:
+        raise MalformedReplay(
+            f"header game_id is not a text of 1 to {GAME_ID_MAX_LENGTH} characters"
+        )
+    if holds_unshown(game_id):
+        raise MalformedReplay(f"header game_id {quote(game_id)} holds characters not to be shown")
     if not isinstance(replay["entries"], list) or not replay["entries"]:
         raise MalformedReplay("entries is not a non-empty list")
+    if len(replay["entries"]) > MAX_ENTRIES:
+        raise MalformedReplay(f"more than {MAX_ENTRIES} entries, the most a replay may have")
     chain = replay["chain"]
     if (
         not isinstance(chain, dict)
@@ -97,7 +115,9 @@ def check_shape(replay) -> None:
     ):
         raise MalformedReplay("chain needs h0, entries (a list) and final")
     if chain.get("algorithm") != ALGORITHM:
-        raise MalformedReplay(f"chain algorithm {chain.get('algorithm')!r} is not {ALGORITHM!r}")
+        raise MalformedReplay(
+            f"chain algorithm {quote(chain.get('algorithm'))} is not {ALGORITHM!r}"
+        )
 
 
 def check_chain(replay: dict) -> None:
@@ -135,6 +155,25 @@ def check_chain(replay: dict) -> None:
         raise _Failure("chain", "the final hash differs from the last entry's hash")
 
 
+def check_names(log: GameLog) -> None:
+    """Every seat's name (and bot) must be one the API accepts (replays.names); the failure
+    names the entry that gave the seat its name."""
+    sources = {}
+    for entry in log.entries[1:]:
+        if entry["e"]["type"] not in SERVICE_EVENTS:
+            break
+        if entry["e"]["type"] == SEAT_JOINED:
+            sources[entry["e"].get("seat")] = entry["n"]
+    for seat, player in enumerate(log.players):
+        for field in ("name", "bot"):
+            value = player[field]
+            problem = None if field == "bot" and value is None else name_problem(value)
+            if problem:
+                raise _Failure(
+                    "names", f"seat {seat}'s {field} {quote(value)} {problem}", sources.get(seat, 1)
+                )
+
+
 def check_header(replay: dict, log: GameLog, rules: GameRules) -> None:
     """The header must say what the log says."""
     header = replay["header"]
@@ -152,7 +191,8 @@ def check_header(replay: dict, log: GameLog, rules: GameRules) -> None:
     for key, value in expected.items():
         if header.get(key) != value:
             raise _Failure(
-                "header", f"header {key} is {header.get(key)!r} but the log says {value!r}"
+                "header",
+                f"header {key} is {quote(header.get(key))} but the log says {quote(value)}",
             )
 
 
@@ -185,14 +225,15 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
             rule = f" (rule {error.rule})" if error.rule else ""
             raise _Failure(
                 "turn",
-                f"the rules reject seat {batch.by}'s command {batch.cmd}{rule}: {error.message}",
+                f"the rules reject seat {batch.by}'s command {quote(batch.cmd)}{rule}: "
+                f"{error.message}",
                 batch.n,
             ) from None
         except Exception as error:
             raise _Failure(
-                "turn", f"the rules cannot run command {batch.cmd}: {error!r}", batch.n
+                "turn", f"the rules cannot run command {quote(batch.cmd)}: {quote(error)}", batch.n
             ) from None
-        _compare_events(batch.entries, produced, f"seat {batch.by}'s command {batch.cmd}")
+        _compare_events(batch.entries, produced, f"seat {batch.by}'s command {quote(batch.cmd)}")
         for event in batch.events:
             state = rules.evolve(state, event)
     if rules.phase(state) != FINISHED:
@@ -212,6 +253,8 @@ def _check_opening(log: GameLog, rules: GameRules, chance: Chance):
         produced = json_ready(rules.start(len(log.players), options, chance))
     except DomainError as error:
         raise _Failure("opening", f"the rules refuse to start: {error.message}", 1) from None
+    except Exception as error:
+        raise _Failure("opening", f"the rules cannot start this game: {quote(error)}", 1) from None
     _compare_events(log.opening.entries, produced, "the opening (shuffle, deal, first roll)")
     return rules.fold(log.opening.events)
 
@@ -221,7 +264,7 @@ def _compare_events(entries, produced: list[dict], cause: str) -> None:
         if index >= len(produced):
             raise _Failure(
                 "event",
-                f"event {entry['e'].get('type')!r} is logged, but {cause} produces only "
+                f"event {quote(entry['e'].get('type'))} is logged, but {cause} produces only "
                 f"{len(produced)} event(s)",
                 entry["n"],
             )
@@ -229,7 +272,7 @@ def _compare_events(entries, produced: list[dict], cause: str) -> None:
         if difference:
             raise _Failure(
                 "event",
-                f"event {entry['e'].get('type')!r} differs from what {cause} produces "
+                f"event {quote(entry['e'].get('type'))} differs from what {cause} produces "
                 f"{difference} (expected = rules, found = log)",
                 entry["n"],
             )
@@ -238,7 +281,8 @@ def _compare_events(entries, produced: list[dict], cause: str) -> None:
         last = entries[-1]["n"] if entries else None
         raise _Failure(
             "event",
-            f"{cause} also produces {missing.get('type')!r}, which the log lacks after n={last}",
+            f"{cause} also produces {quote(missing.get('type'))}, which the log lacks after "
+            f"n={last}",
             last,
         )
 

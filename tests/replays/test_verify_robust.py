@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from replays.chain import build_chain
+from replays.shown import LINE_LIMIT
 from replays.verify import verify
 from tests.replays.conftest import finished_replay
 
@@ -48,3 +51,44 @@ def test_R3_damaged_replays_fail_cleanly(game):
         if path[-1] == "at" and type(value) is int and value >= 0:
             continue  # a time is only pinned by a published final hash (FORMAT.md)
         assert not report.ok, (path, value)
+
+
+def _deep(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("make", "phrase"),
+    [
+        (lambda: 10**5000, "larger than 2**53 - 1"),
+        (lambda: -(2**53), "larger than 2**53 - 1"),
+        (lambda: float("nan"), "not finite"),
+        (lambda: float("inf"), "not finite"),
+        (lambda: "\ud800", "lone surrogate"),
+        (lambda: {"\udfff": 1}, "lone surrogate"),
+        (lambda: _deep(5_000), "nested more than 64 levels deep"),
+        (lambda: {1: "x"}, "an object key is not text"),
+        (lambda: b"bytes", "is not JSON"),
+    ],
+)
+def test_R3_verify_refuses_values_beyond_the_bounds_without_crashing(make, phrase):
+    """The Python API too: verify() on a decoded replay never raises (RecursionError,
+    ValueError of int conversion, UnicodeEncodeError of a surrogate)."""
+    replay = finished_replay("keltis-dice", players=2)
+    replay["result"]["extra"] = make()
+    report = verify(replay)
+    assert (report.ok, report.check) == (False, "format")
+    assert phrase in report.message
+    assert len(report.line()) <= LINE_LIMIT
+
+
+def test_R3_verify_line_is_escaped_and_bounded_whatever_the_message():
+    replay = finished_replay("keltis-dice", players=2)
+    replay["format"] = "\x1b[2J" + "y" * 1_000_000 + "\u202e"
+    line = verify(replay).line()
+    assert len(line) <= LINE_LIMIT
+    assert "\x1b" not in line and "\u202e" not in line
+    assert line.startswith("FAILED [format]: not a keltis-replay file (format is '\\x1b[2Jyyy")
