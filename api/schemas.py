@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 from marshmallow import (
@@ -16,36 +15,22 @@ from marshmallow import (
     validates_schema,
 )
 
+from gamelog.names import name_problem
 from gamelog.record import STATUSES
 from tournaments.spec import MAX_ENTRIES, MAX_GAMES
 
 MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)
 MAX_WAIT_S = 3600
-# Characters never shown in a name: control (C0, DEL, C1), format (soft hyphen, bidi
-# controls, zero-width, tags...), private use and noncharacters (lone surrogates: `Text`).
-# The same text is the `pattern` of Name in openapi.yaml (tests/api/test_name_rule.py holds
-# them equal and checks it against unicodedata's Cc, Cf and Co).
-HIDDEN_CHARS = (
-    r"\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
-    r"\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ue000-\uf8ff"
-    r"\ufdd0-\ufdef\ufeff\ufff9-\ufffb\ufffe\uffff"
-    # beyond the BMP as the characters themselves: ECMA-262 and Python escape them apart
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000f0000-\U0010ffff"
-)
-NAME_PATTERN = rf"^[^{HIDDEN_CHARS}]*[^{HIDDEN_CHARS}\s][^{HIDDEN_CHARS}]*$"
-_NAME = re.compile(NAME_PATTERN)
 
 
-def _shown_text(value: str) -> None:
-    """Names are shown to other players: something visible, and no hidden characters."""
-    if not _NAME.fullmatch(value):
-        raise ValidationError(
-            "must show a visible character and no control, format or private-use character"
-        )
+def _shown_name(value: str) -> None:
+    """Names are shown to other players (gamelog.names, the rule replays verify too)."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValidationError(f"a name {problem}")
 
 
-NAME = [validate.Length(min=1, max=40), _shown_text]
+NAME = [_shown_name]
 
 
 def has_lone_surrogate(text: str) -> bool:

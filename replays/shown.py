@@ -10,10 +10,9 @@ import re
 import reprlib
 import unicodedata
 
-from replays.names import NOT_SHOWN
-
-# What is escaped on a terminal: the characters names may not hold, and line separators.
-ESCAPED = NOT_SHOWN | {"Zl", "Zp"}
+# Unicode categories never shown on a terminal as they are: control, format, surrogate,
+# private use, unassigned; and line separators.
+ESCAPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 QUOTE_LIMIT = 80
 LINE_LIMIT = 400
 ELLIPSIS = "…"
@@ -25,6 +24,11 @@ _LONG_QUOTE = re.compile(
     r"(?<!\w)(['\"])(?:\\.|(?!\1).)" + f"{{{QUOTE_LIMIT},}}?" + r"\1(?!\w)", re.S
 )
 _LONG_RUN = re.compile(r"\S" + f"{{{RUN_LIMIT + 1},}}")
+
+
+def holds_unshown(text: str) -> bool:
+    """True when `text` holds a character that `escape` would escape."""
+    return any(unicodedata.category(char) in ESCAPED for char in text)
 
 
 def escape(text: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from domain.chance import Chance
 from domain.errors import DomainError
 from domain.game import FINISHED, GameRules
+from gamelog.names import name_problem
 from replays.bounds import check_bounds
 from replays.build import FORMAT, FORMAT_VERSION, rules_of, rules_version
 from replays.canonical import json_ready
@@ -20,8 +21,7 @@ from replays.chain import ALGORITHM, entry_hashes, header_hash
 from replays.diff import first_difference
 from replays.errors import MalformedLog, MalformedReplay, ReplayError
 from replays.log import SEAT_JOINED, SERVICE_EVENTS, GameLog, parse_log
-from replays.names import holds_unshown, name_problem
-from replays.shown import one_line, quote
+from replays.shown import holds_unshown, one_line, quote
 
 KNOWN_FORMAT_VERSIONS = frozenset({FORMAT_VERSION})
 REQUIRED_KEYS = ("header", "seed", "seed_sha256", "entries", "result", "chain")

@@ -8,7 +8,7 @@ import unicodedata
 
 import yaml
 
-from api.schemas import HIDDEN_CHARS, NAME_PATTERN
+from gamelog.names import HIDDEN_CHARS, NAME_PATTERN
 from tests.api.contract import SPEC
 
 

@@ -1,10 +1,10 @@
-"""The player-name rule shared by the API and `keltis replay verify` (replays.names)."""
+"""The player-name rule shared by the API and `keltis replay verify` (gamelog.names)."""
 
 from __future__ import annotations
 
 import pytest
 
-from replays.names import NAME_MAX_LENGTH, name_problem
+from gamelog.names import NAME_MAX_LENGTH, name_problem
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,40 @@
+"""The rule for player names, one for the API (and its contract) and for replay
+verification.
+
+A name is shown to other players (listings, tables, terminals), so it is 1 to 40 characters,
+shows at least one visible character, and holds no control, format (bidi overrides
+included), private-use, noncharacter or lone surrogate. `NAME_PATTERN` is also the
+`pattern` of Name in openapi.yaml (tests/api/test_name_rule.py holds them equal).
+"""
+
+from __future__ import annotations
+
+import re
+
+NAME_MAX_LENGTH = 40
+# Characters never shown in a name: control (C0, DEL, C1), format (soft hyphen, bidi
+# controls, zero-width, tags...), private use and noncharacters.
+HIDDEN_CHARS = (
+    r"\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    r"\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ue000-\uf8ff"
+    r"\ufdd0-\ufdef\ufeff\ufff9-\ufffb\ufffe\uffff"
+    # beyond the BMP as the characters themselves: ECMA-262 and Python escape them apart
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000f0000-\U0010ffff"
+)
+NAME_PATTERN = rf"^[^{HIDDEN_CHARS}]*[^{HIDDEN_CHARS}\s][^{HIDDEN_CHARS}]*$"
+_NAME = re.compile(NAME_PATTERN)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def name_problem(name) -> str | None:
+    """Why `name` is not an acceptable player name, or None when it is."""
+    if not isinstance(name, str):
+        return "is not a string"
+    if not 1 <= len(name) <= NAME_MAX_LENGTH:
+        return f"must be 1 to {NAME_MAX_LENGTH} characters long"
+    if not name.strip():
+        return "must not be only whitespace"
+    if _SURROGATE.search(name) or not _NAME.fullmatch(name):
+        return "must not contain control, format or private-use characters"
+    return None
