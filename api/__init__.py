@@ -27,11 +27,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from api import errors, extensions, games, meta, ratelimit
+    from api import errors, extensions, games, meta, quotas, ratelimit
 
     extensions.init_app(app)
     errors.init_app(app)
     ratelimit.init_app(app)
+    quotas.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)
     from api import replays, tournaments

@@ -127,8 +127,9 @@ def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client,
     queue = jobs.tournament_queue(redis_client)
     queue.empty()
     store = TournamentStore(redis_client)
-    jobs.play_tournament_games(tid, 0)  # done: never swept
-    jobs.enqueue_games(redis_client, tid, [1, 2])  # 1 stays queued
+    jobs.play_tournament_games(tid, 0)  # done: never swept; it hands on job 1 (queued)
+    jobs.enqueue_games(redis_client, tid, [2])
+    redis_client.hset(keys.tournament_dispatch(tid), "dispatched", 6)  # all six dispatched
     started = Job.fetch(
         keys.tournament_game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
     )
