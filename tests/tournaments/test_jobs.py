@@ -13,6 +13,7 @@ from application import jobs
 from application import jobs as bot_jobs
 from application import tournaments as use_cases
 from application.games import GameService
+from application import sweep as sweeps
 from application.sweep import sweep_tournaments
 from store import keys
 from store.tournaments import TournamentStore
@@ -171,7 +172,7 @@ def test_sweep_gives_up_on_a_game_after_the_revival_limit(redis_client, tourname
     store = TournamentStore(redis_client)
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    for _ in range(jobs.MAX_REVIVALS):
+    for _ in range(sweeps.MAX_REVIVALS):
         store.count_revival(tid, 0)
     assert sweep_tournaments(redis_client, 1.0) == []
 
@@ -182,12 +183,13 @@ def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
     tid, spec = tournament
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    real_statuses = jobs._job_statuses
+    real_statuses = sweeps._job_statuses
+    service, store = GameService(redis_client), TournamentStore(redis_client)
 
     def finishing_meanwhile(client, job_ids):
-        jobs.play_tournament_game(redis_client, tid, spec, 0)  # its job ends right now
+        use_cases.play_game(service, store, tid, spec, 0)  # its job ends right now
         return [JobStatus.FINISHED for _ in real_statuses(client, job_ids)]
 
-    monkeypatch.setattr(jobs, "_job_statuses", finishing_meanwhile)
+    monkeypatch.setattr(sweeps, "_job_statuses", finishing_meanwhile)
     assert [r for r in sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
     assert TournamentStore(redis_client).revivals(tid) == {}
