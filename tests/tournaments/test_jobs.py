@@ -11,9 +11,9 @@ from rq.serializers import JSONSerializer
 
 from application import jobs
 from application import jobs as bot_jobs
+from application import sweep as sweeps
 from application import tournaments as use_cases
 from application.games import GameService
-from application import sweep as sweeps
 from application.sweep import sweep_tournaments
 from store import keys
 from store.tournaments import TournamentStore

@@ -69,8 +69,8 @@ def test_a_person_turn_queued_last_is_played_before_the_bulk_turns(
     worker = SimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
     worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
     ended = {
-        record.game_id: jobs.fetch_job(client, keys.bot_job_id(record.game_id, record.version)).ended_at
-        for record in [*bulk, person_game]
+        r.game_id: jobs.fetch_job(client, keys.bot_job_id(r.game_id, r.version)).ended_at
+        for r in [*bulk, person_game]
     }
     assert all(ended[person_game.game_id] < ended[r.game_id] for r in bulk)
 
