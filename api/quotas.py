@@ -4,9 +4,10 @@
 The client is the request's remote address, as for the rate limit (api.ratelimit).
 Configuration (a limits string such as "60 per minute;1000 per day", or "off"):
 KELTIS_QUOTA_GAMES, KELTIS_QUOTA_TOURNAMENTS, and KELTIS_QUOTA_WAITING_GAMES (how many
-games one client may have waiting for seats at once; 0 or "off" for none). QUOTA_* keys in
-test_config override them; apps made with TESTING=True have no quotas unless
-QUOTAS_ENABLED is given. A refused request gets 429 `quota_exceeded` with Retry-After.
+games one client may have waiting for seats at once; 0 or "off" for none);
+KELTIS_QUOTAS=off switches them all off. QUOTA_* keys in test_config override them; apps
+made with TESTING=True have no quotas unless QUOTAS_ENABLED is given. A refused request
+gets 429 `quota_exceeded` with Retry-After.
 """
 
 from __future__ import annotations
@@ -160,7 +161,8 @@ def _storage(app: Flask, store: redis.Redis) -> Storage:
 
 def init_app(app: Flask) -> None:
     """Enforce the quotas in `app` (settings already in app.config win)."""
-    app.config.setdefault("QUOTAS_ENABLED", not app.testing)
+    switched_off = os.environ.get("KELTIS_QUOTAS", "").strip().lower() == OFF
+    app.config.setdefault("QUOTAS_ENABLED", not (switched_off or app.testing))
     app.config.setdefault("QUOTA_GAMES", os.environ.get("KELTIS_QUOTA_GAMES", DEFAULT_GAMES))
     app.config.setdefault(
         "QUOTA_TOURNAMENTS", os.environ.get("KELTIS_QUOTA_TOURNAMENTS", DEFAULT_TOURNAMENTS)

@@ -169,6 +169,7 @@ def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
         os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
+        os.environ.setdefault("KELTIS_QUOTAS", "off")  # one address plays every client
         # The server shape `keltis serve` (make run) uses: cli.serve's defaults.
         stack = start_stack(port=free_port(), var_dir=Path(var_dir))
         try:

@@ -60,6 +60,7 @@ def run() -> None:
     """Start the stack, probe, print `name: value` lines, stop everything."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
         os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
+        os.environ.setdefault("KELTIS_QUOTAS", "off")  # one address plays every client
         stack = start_stack(port=free_port(), var_dir=Path(var_dir))
         try:
             found = measure_gap(stack.base_url)
