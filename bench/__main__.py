@@ -12,6 +12,7 @@ MODULES = [
     "bench.api",
     "bench.security",
     "bench.tournament",
+    "bench.fairness",
     "bench.reliability",
     "bench.redis_durability",
 ]
