@@ -13,6 +13,7 @@ import redis
 from rq.job import Job, JobStatus
 
 from application import jobs, tournaments
+from application.errors import GameNotFound
 from application.games import GameService
 from gamelog import events
 from gamelog.entries import make_batch
@@ -88,7 +89,11 @@ def expire_waiting_games(
     service = GameService(client, cache=RecordCache(16))
     expired = []
     for game_id in (text(raw) for raw in candidates):
-        record = service.load(game_id)[0]
+        try:
+            record = service.load(game_id)[0]
+        except GameNotFound:  # the index outlived the log: forget it
+            client.zrem(keys.games_waiting(), game_id)
+            continue
         if record.status != "waiting":
             service.refresh_index(record)  # the index was behind: correct it
             continue

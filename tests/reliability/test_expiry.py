@@ -42,6 +42,9 @@ def test_a_game_that_never_started_expires_and_refuses_joins(client, redis_clien
     assert game["id"] in expired and started["id"] not in expired
     assert log_types(redis_client, game["id"])[-1] == "game_expired"
     assert client.get(f"/v1/games/{game['id']}").json["status"] == "expired"
+    shown = client.get(f"/v1/games/{game['id']}/events?after=1").json
+    assert shown["status"] == "expired"
+    assert [e["event"]["type"] for e in shown["events"]] == ["game_expired"]
     refused = client.post(f"/v1/games/{game['id']}/seats/1/join", json={"name": "cy"})
     assert refused.status_code == 409 and refused.json["error"]["code"] == "game_expired"
     listed = client.get("/v1/games?status=expired&limit=100").json["games"]
@@ -51,6 +54,12 @@ def test_a_game_that_never_started_expires_and_refuses_joins(client, redis_clien
     ]
     assert expire_waiting_games(redis_client, older_than_s=5, now_ms=later) == []  # once
     assert log_types(redis_client, game["id"]).count("game_expired") == 1
+
+
+def test_a_waiting_game_whose_log_is_gone_leaves_the_expiry_index(redis_client):
+    redis_client.zadd(keys.games_waiting(), {"gone-game-id-0000000": 1})
+    assert expire_waiting_games(redis_client, older_than_s=1) == []
+    assert redis_client.zscore(keys.games_waiting(), "gone-game-id-0000000") is None
 
 
 def test_a_young_waiting_game_does_not_expire(client, redis_client):
