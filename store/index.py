@@ -51,9 +51,10 @@ def update(
         record.game_id,
         orjson.dumps(summary(record)),
     )
-    if record.status == "waiting":  # what the expiry sweep looks at
+    was_waiting = before is not None and before.status == "waiting"
+    if record.status == "waiting" and not was_waiting:  # what the expiry sweep looks at
         pipe.zadd(keys.games_waiting(), {record.game_id: record.created_at}, nx=True)
-    elif before is None or before.status == "waiting":
+    elif record.status != "waiting" and (before is None or was_waiting):
         pipe.zrem(keys.games_waiting(), record.game_id)
     if _bot_due(record):
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
