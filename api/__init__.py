@@ -27,12 +27,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from api import errors, extensions, games, headers, meta, ratelimit
+    from api import errors, extensions, games, headers, meta, quotas, ratelimit
 
     extensions.init_app(app)
     errors.init_app(app)
     headers.init_app(app)
     ratelimit.init_app(app)
+    quotas.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)
     from api import replays, tournaments

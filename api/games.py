@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import presenters, schemas
+from api import presenters, quotas, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.errors import ApiError
@@ -22,7 +22,9 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 @blueprint.post("")
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
+    quotas.game_requested(body["players"])
     record, tokens, invites = service().create(body["game"], body["players"], body["options"])
+    quotas.game_created(record)
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
         for seat, token in sorted(tokens.items())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
+from api import quotas
 from api.bodies import json_body
 from api.extensions import queue, service
 from api.schemas import CreateTournamentSchema
@@ -25,6 +26,7 @@ def _store() -> TournamentStore:
 @blueprint.post("")
 def create_tournament():
     body = json_body(_create_schema)
+    quotas.tournament_requested()
     tid, spec = jobs.start_tournament(_store(), queue(), body)
     location = url_for("tournaments.get_tournament", tournament_id=tid)
     response = jsonify(

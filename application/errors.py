@@ -53,6 +53,13 @@ class SeatUnavailable(KeltisError):
     kind = Kind.CONFLICT
 
 
+class GameExpired(KeltisError):
+    """The game waited too long for its open seats and expired."""
+
+    code = "game_expired"
+    kind = Kind.CONFLICT
+
+
 class GameNotStarted(KeltisError):
     code = "game_not_started"
     kind = Kind.CONFLICT

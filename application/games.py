@@ -21,6 +21,7 @@ import redis
 
 from application import auth
 from application.errors import (
+    GameExpired,
     GameNotFound,
     GameNotStarted,
     IdempotencyKeyReused,
@@ -60,7 +61,7 @@ Render = Callable[[GameRecord, list[Entry], int], dict]
 class BotScheduler(Protocol):
     """Where a bot turn that became due goes (application.jobs.BotTurnQueue)."""
 
-    def bot_due(self, game_id: str, version: int) -> None: ...
+    def bot_due(self, record: GameRecord) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,8 @@ class GameService:
             record = loaded.record
             if not 0 <= seat < len(record.players):
                 raise NoSuchSeat(f"this game has no seat {seat}")
+            if record.expired:
+                raise GameExpired("the game expired before its seats were taken")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.players[seat].get("invite"):
@@ -353,7 +356,7 @@ class GameService:
         index.update(pipe, after, before)
         pipe.execute()
         if self.scheduler is not None and after.bot_to_move() and not after.finished:
-            self.scheduler.bot_due(after.game_id, after.version)
+            self.scheduler.bot_due(after)
 
     def refresh_index(self, record: GameRecord) -> None:
         """Write the index entries of one game."""

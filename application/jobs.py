@@ -3,12 +3,17 @@ archives. Every job is named here, by its function, and nowhere else.
 
 RQ conventions: JSON serializer, explicit `args=`, job ids from `store.keys`
 (`[A-Za-z0-9_-]`), and jobs that do no harm when run twice (RQ runs a job at least once).
-Bot turns have their own queue, served before tournaments' (`queues`).
+Queues, in the order a worker serves them (`queues`): bot turns of games with a person
+seated, bot turns of all-bot games (bulk), then tournaments. A tournament has at most one
+job waiting in its queue: a game job hands on the tournament's next job when it starts
+(`hand_on`), behind the jobs other tournaments handed on, so tournaments take turns (round
+robin) while a lone tournament still keeps every idle worker busy.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 
 import redis
 from rq import Queue, Retry, get_current_job
@@ -18,6 +23,7 @@ from rq.serializers import JSONSerializer
 
 from application import bots, tournaments
 from application.games import GameService
+from gamelog.record import GameRecord
 from store import keys
 from store.cache import RecordCache
 from store.locate import queue_from_env, store_for
@@ -27,11 +33,15 @@ BOT_JOB_TIMEOUT_S = 120
 GAME_JOB_TIMEOUT_S = 300
 ARCHIVE_JOB_TIMEOUT_S = 1800
 PENDING = frozenset({JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
+ARCHIVE_TTL_ENV = "KELTIS_ARCHIVE_TTL_S"
+DEFAULT_ARCHIVE_TTL_S = 3600
 
 
-def bot_queue(client: redis.Redis) -> Queue:
-    """The queue of bot turns on RQ's Redis `client`."""
-    return Queue(keys.bot_queue_name(), connection=client, serializer=JSONSerializer)
+def bot_queue(client: redis.Redis, person: bool) -> Queue:
+    """The queue of bot turns on RQ's Redis `client`: of games with a person seated, or of
+    all-bot games (bulk)."""
+    name = keys.person_bot_queue_name() if person else keys.bulk_bot_queue_name()
+    return Queue(name, connection=client, serializer=JSONSerializer)
 
 
 def tournament_queue(client: redis.Redis) -> Queue:
@@ -41,7 +51,7 @@ def tournament_queue(client: redis.Redis) -> Queue:
 
 def queues(client: redis.Redis) -> list[Queue]:
     """Every queue a worker serves, in the order it serves them."""
-    return [bot_queue(client), tournament_queue(client)]
+    return [bot_queue(client, True), bot_queue(client, False), tournament_queue(client)]
 
 
 def fetch_job(client: redis.Redis, job_id: str) -> Job | None:
@@ -89,18 +99,28 @@ def play_bot_turns(game_id: str, version: int) -> int:
 
 
 def play_tournament_games(tournament_id: str, first: int) -> dict:
-    """Job: the games of a tournament's job starting at `first` that have no outcome yet."""
+    """Job: hand on the tournament's next job, then play the games of this one (starting at
+    `first`) that have no outcome yet."""
     client, queue = _clients()
+    store = TournamentStore(client)
+    hand_on(store, queue, tournament_id, first)
     service = service_for(queue, schedules_bots=False)
-    recorded = tournaments.play_games(service, TournamentStore(client), tournament_id, first)
+    recorded = tournaments.play_games(service, store, tournament_id, first)
     return {"first": first, "recorded": recorded}
 
 
+def archive_ttl_s() -> int:
+    """Seconds a built archive is kept (KELTIS_ARCHIVE_TTL_S, default one hour)."""
+    return max(1, int(os.environ.get(ARCHIVE_TTL_ENV, DEFAULT_ARCHIVE_TTL_S)))
+
+
 def build_archive(tournament_id: str) -> int:
-    """Job: build and store the zip of every game's replay; the number of replays."""
+    """Job: build and store the zip of every game's replay (it expires after
+    `archive_ttl_s`); the number of replays."""
     client, queue = _clients()
     service = service_for(queue, schedules_bots=False)
-    return tournaments.build_archive(service, TournamentStore(client), tournament_id)
+    store = TournamentStore(client)
+    return tournaments.build_archive(service, store, tournament_id, archive_ttl_s())
 
 
 # ----- queueing ------------------------------------------------------------------------------
@@ -112,22 +132,33 @@ class BotTurnQueue:
     def __init__(self, client: redis.Redis):
         self.client = client
 
-    def bot_due(self, game_id: str, version: int) -> None:
-        enqueue_bot_turn(self.client, game_id, version)
+    def bot_due(self, record: GameRecord) -> None:
+        """Queue the bot turn due at the record's version, in the person queue when a
+        person is seated."""
+        enqueue_bot_turn(self.client, record.game_id, record.version, person=has_person(record))
 
 
-def enqueue_bot_turn(client: redis.Redis, game_id: str, version: int, retry: bool = False) -> bool:
-    """Enqueue the bot turn due at `version`; a repeat does nothing. True when enqueued.
+def has_person(record: GameRecord) -> bool:
+    """Whether a seat of the game is (or waits for) a person rather than a bot."""
+    return any(not player.get("bot") for player in record.players)
+
+
+def enqueue_bot_turn(
+    client: redis.Redis, game_id: str, version: int, *, person: bool, retry: bool = False
+) -> bool:
+    """Enqueue the bot turn due at `version` (in the person or the bulk queue); a repeat
+    does nothing. True when enqueued.
 
     With `retry` (the sweep), a job of that id that is no longer pending (its worker died,
     or it failed) is replaced; running it again is harmless (the append checks the version).
     """
-    queue = bot_queue(client)
+    queue = bot_queue(client, person)
     job_id = keys.bot_job_id(game_id, version)
     if retry:
         job = fetch_job(client, job_id)
         if job is not None:
-            if job.get_status(refresh=False) in PENDING and job_id in queue.job_ids:
+            origin = Queue(job.origin, connection=client, serializer=JSONSerializer)
+            if job.get_status(refresh=False) in PENDING and job_id in origin.job_ids:
                 return False
             job.delete()
     try:
@@ -191,10 +222,36 @@ def enqueue_archive(client: redis.Redis, tournament_id: str) -> bool:
     return True
 
 
+def dispatch_next(store: TournamentStore, queue: redis.Redis, tid: str, spec) -> int | None:
+    """Enqueue the tournament's next undispatched game job; its first game, or None when
+    every job was dispatched already."""
+    firsts = tournaments.job_firsts(spec)
+    number = store.claim_next_job(tid)
+    if number >= len(firsts):
+        return None
+    enqueue_games(queue, tid, [firsts[number]])
+    return firsts[number]
+
+
+def hand_on(store: TournamentStore, queue: redis.Redis, tid: str, first: int) -> int | None:
+    """At the start of the job of `first`: enqueue the tournament's next job, once however
+    often this job runs; its first game, or None."""
+    spec, _ = store.load(tid)
+    firsts = tournaments.job_firsts(spec)
+    if first not in firsts:
+        return None  # not a job of this tournament: play_games refuses it
+    number = store.hand_on(tid, first, firsts.index(first))
+    if number is None or number >= len(firsts):
+        return None
+    enqueue_games(queue, tid, [firsts[number]])
+    return firsts[number]
+
+
 def start_tournament(store: TournamentStore, queue: redis.Redis, request: dict) -> tuple:
-    """Record a tournament and enqueue all its game jobs; its id and spec."""
+    """Record a tournament and enqueue its first game job (each job hands on the next);
+    its id and spec."""
     tid, spec = tournaments.start(store, request)
-    enqueue_games(queue, tid, tournaments.job_firsts(spec))
+    dispatch_next(store, queue, tid, spec)
     return tid, spec
 
 

@@ -1,15 +1,25 @@
 """The sweep: find bot turns and tournament game jobs that were lost (a worker died mid-job)
-and queue them again. Requeueing is harmless: every job checks versions and outcomes."""
+and queue them again, and expire games that waited too long for their seats. Requeueing is
+harmless: every job checks versions and outcomes; an expiry is appended with its expected
+version like any command."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 
 import redis
 from rq.job import Job, JobStatus
 
 from application import jobs, tournaments
+from application.errors import GameNotFound
+from application.games import GameService
+from gamelog import events
+from gamelog.entries import make_batch
+from gamelog.record import fold_entries
 from store import index, keys
+from store.cache import RecordCache
 from store.clock import now_ms as clock_ms
 from store.codec import text
 from store.eventstore import EventStore
@@ -18,6 +28,14 @@ from store.tournaments import TournamentStore
 log = logging.getLogger(__name__)
 
 MAX_REVIVALS = 5
+EXPIRY_ENV = "KELTIS_GAME_EXPIRY_S"
+DEFAULT_EXPIRY_S = 24 * 3600
+EXPIRY_BATCH = 200
+
+
+def expiry_s() -> float:
+    """Seconds a game may wait for its open seats (KELTIS_GAME_EXPIRY_S, default 24 h)."""
+    return float(os.environ.get(EXPIRY_ENV, DEFAULT_EXPIRY_S))
 
 
 def sweep_bot_turns(
@@ -33,10 +51,58 @@ def sweep_bot_turns(
     now_ms = clock_ms() if now_ms is None else now_ms
     store = EventStore(client)
     revived = []
-    for game_id in index.bot_turns_due(client, now_ms - int(stale_after_s * 1000)):
-        if jobs.enqueue_bot_turn(queue or client, game_id, store.length(game_id), retry=True):
+    due = index.bot_turns_due(client, now_ms - int(stale_after_s * 1000))
+    for game_id, person in zip(due, _person_seated(client, due), strict=True):
+        version = store.length(game_id)
+        if jobs.enqueue_bot_turn(queue or client, game_id, version, person=person, retry=True):
             revived.append(game_id)
     return revived
+
+
+def _person_seated(client: redis.Redis, game_ids: list[str]) -> list[bool]:
+    """Per game, from its index summary: whether a person is seated (True when unknown, so
+    a lost turn of a person's game never waits behind bulk games)."""
+    if not game_ids:
+        return []
+    found = []
+    for raw in client.hmget(keys.game_summaries(), game_ids):
+        players = json.loads(raw)["players"] if raw is not None else [{}]
+        found.append(any(not player.get("bot") for player in players))
+    return found
+
+
+def expire_waiting_games(
+    client: redis.Redis, older_than_s: float | None = None, now_ms: int | None = None
+) -> list[str]:
+    """Append `game_expired` to every game that has waited for its seats longer than
+    `older_than_s` (default: KELTIS_GAME_EXPIRY_S); the ids expired by this call.
+
+    Each expiry is appended with the expected version: a join that wins the race keeps the
+    game (its append came first), and the index keeps the expired game off the waiting list.
+    """
+    now_ms = clock_ms() if now_ms is None else now_ms
+    older_than_s = expiry_s() if older_than_s is None else older_than_s
+    cutoff = now_ms - int(older_than_s * 1000)
+    candidates = client.zrangebyscore(
+        keys.games_waiting(), "-inf", cutoff, start=0, num=EXPIRY_BATCH
+    )
+    service = GameService(client, cache=RecordCache(16))
+    expired = []
+    for game_id in (text(raw) for raw in candidates):
+        try:
+            record = service.load(game_id)[0]
+        except GameNotFound:  # the index outlived the log: forget it
+            client.zrem(keys.games_waiting(), game_id)
+            continue
+        if record.status != "waiting":
+            service.refresh_index(record)  # the index was behind: correct it
+            continue
+        expiry = events.game_expired(now_ms - record.created_at)
+        batch = make_batch(record.version + 1, [expiry], now_ms, None, None)
+        after = fold_entries(record, game_id, batch)
+        if service.append_batch(record, batch, after):
+            expired.append(game_id)
+    return expired
 
 
 def sweep_tournaments(
@@ -69,7 +135,12 @@ def sweep_tournaments(
         if not missing:
             store.mark_finished(tid)
             continue
-        firsts = sorted({tournaments.job_first_of(spec, index) for index in missing})
+        all_firsts = tournaments.job_firsts(spec)
+        dispatched, dispatched_at = store.dispatched(tid)
+        dispatched_firsts = set(all_firsts[: min(dispatched, len(all_firsts))])
+        firsts = sorted(
+            {tournaments.job_first_of(spec, index) for index in missing} & dispatched_firsts
+        )
         leases = store.leases(tid)
         job_ids = [keys.tournament_game_job_id(tid, first) for first in firsts]
         statuses = _job_statuses(queue, job_ids)
@@ -96,6 +167,12 @@ def sweep_tournaments(
         if lost:
             jobs.enqueue_games(queue, tid, lost)
             revived.extend((tid, first) for first in lost)
+        waiting = any(status in jobs.PENDING for status in statuses)
+        stalled = dispatched_at <= stale_before and not (waiting or lost)
+        if dispatched < len(all_firsts) and stalled:  # the hand-on was lost: dispatch next
+            first = jobs.dispatch_next(store, queue, tid, spec)
+            if first is not None:
+                revived.append((tid, first))
     return revived
 
 

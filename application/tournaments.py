@@ -196,9 +196,10 @@ def archive_bytes(service: GameService, outcomes: list[GameOutcome]) -> bytes:
     return buffer.getvalue()
 
 
-def build_archive(service: GameService, store: TournamentStore, tid: str) -> int:
-    """Build and store the zip of every game's replay; the number of replays."""
+def build_archive(service: GameService, store: TournamentStore, tid: str, ttl_s: int) -> int:
+    """Build and store the zip of every game's replay, kept `ttl_s` seconds; the number of
+    replays."""
     require_finished(store, tid)
     outcomes = store.outcomes(tid)
-    store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes))
+    store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes), ttl_s)
     return len(outcomes)

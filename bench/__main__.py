@@ -13,6 +13,7 @@ MODULES = [
     "bench.security",
     "bench.listing",
     "bench.tournament",
+    "bench.fairness",
     "bench.reliability",
     "bench.redis_durability",
     "bench.load",

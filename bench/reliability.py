@@ -79,6 +79,7 @@ def fuzz() -> None:
                 "TESTING": True,
                 "MAX_EVENTS_WAIT_S": 0.01,
                 "RATELIMIT_ENABLED": False,
+                "QUOTAS_ENABLED": False,
             }
         )
         report = fuzz_app(app, FUZZ_EXAMPLES_PER_OPERATION)

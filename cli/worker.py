@@ -1,4 +1,5 @@
-"""`keltis worker`: more RQ workers for bot turns against REDIS_URL (or a local serve)."""
+"""`keltis worker`: more RQ workers for bot turns and tournaments against REDIS_URL (or a
+local serve)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import click
 @click.option("--stale-after", default=5.0, show_default=True, help="Seconds a bot may lag.")
 @click.option("--fork", is_flag=True, help="Run each job in a forked work horse.")
 def worker(redis_url, burst, sweep_every, stale_after, fork):
-    """Play bot turns from the queue and re-enqueue lost ones."""
+    """Play bot turns (a person's games first) and tournament games, re-enqueue lost jobs,
+    expire games that waited too long for seats."""
     from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 

@@ -8,7 +8,8 @@ from domain.chance import seed_commitment
 
 GAME_CREATED = "game_created"
 SEAT_JOINED = "seat_joined"
-SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED})
+GAME_EXPIRED = "game_expired"
+SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED, GAME_EXPIRED})
 
 
 def game_created(
@@ -37,6 +38,12 @@ def game_created(
 def seat_joined(seat: int, name: str) -> dict:
     """A person took an open seat."""
     return {"type": SEAT_JOINED, "seat": seat, "name": name}
+
+
+def game_expired(waited_ms: int) -> dict:
+    """A game whose open seats were never all taken expired after waiting `waited_ms`: it
+    can no longer be joined."""
+    return {"type": GAME_EXPIRED, "waited_ms": waited_ms}
 
 
 def stored_player(player: Mapping) -> dict:

@@ -11,13 +11,15 @@ from domain import game as game_phases
 from domain.registry import get_rules
 from gamelog.entries import Entry
 from gamelog.errors import CorruptLog
-from gamelog.events import GAME_CREATED, SEAT_JOINED
+from gamelog.events import GAME_CREATED, GAME_EXPIRED, SEAT_JOINED
 
 
 class Status(StrEnum):
-    """Where a game stands: waiting for seats, then the rules' own phases."""
+    """Where a game stands: waiting for seats (or expired waiting), then the rules' own
+    phases."""
 
     WAITING = "waiting"
+    EXPIRED = "expired"
     ACTIVE = game_phases.ACTIVE
     FINAL_ROUND = game_phases.FINAL_ROUND
     FINISHED = game_phases.FINISHED
@@ -40,6 +42,7 @@ class GameRecord:
     version: int = 0
     updated_at: int = 0
     state: Any = None
+    expired: bool = False
 
     @property
     def rules(self):
@@ -57,7 +60,7 @@ class GameRecord:
     @property
     def status(self) -> Status:
         if self.state is None:
-            return Status.WAITING
+            return Status.EXPIRED if self.expired else Status.WAITING
         return Status(self.rules.phase(self.state))
 
     @property
@@ -101,6 +104,8 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
             players = list(record.players)
             players[event["seat"]] = {"name": event["name"]}
             record = replace(record, players=tuple(players))
+        elif kind == GAME_EXPIRED:
+            record = replace(record, expired=True)
         elif record.state is None:
             opening.append(event)
         else:

@@ -73,6 +73,22 @@ def bot_turns() -> str:
     return f"{PREFIX}:index:bot-turns"
 
 
+def games_waiting() -> str:
+    """Sorted set of the games that wait for seats (never started), scored by creation (ms):
+    what the expiry sweep looks at (the listing's own set of waiting games)."""
+    return games_by_status("waiting")
+
+
+def client_waiting_games(client_id: str) -> str:
+    """Sorted set of the waiting games a client (a remote address) created, by creation (ms)."""
+    return f"{PREFIX}:quota:waiting:{client_id}"
+
+
+def quota_prefix() -> str:
+    """Prefix of the per-client creation quota counters (the `limits` library's keys)."""
+    return f"{PREFIX}:quota"
+
+
 # ----- tournaments ---------------------------------------------------------------------------
 
 
@@ -105,8 +121,15 @@ def tournament_meta(tid: str) -> str:
     return _tournament(tid, "meta")
 
 
+def tournament_dispatch(tid: str) -> str:
+    """Hash of the fair dispatch of a tournament's game jobs: `dispatched` (jobs handed to
+    the queue so far, in order), `dispatched_at` (ms), `handoff:<first>` (the job starting
+    at `first` handed on its successor)."""
+    return _tournament(tid, "dispatch")
+
+
 def tournament_archive(tid: str) -> str:
-    """The zip of the finished games' replays (bytes)."""
+    """The zip of the finished games' replays (bytes), with a TTL: built on request."""
     return _tournament(tid, "archive")
 
 
@@ -128,13 +151,19 @@ def tournaments_running() -> str:
 # ----- RQ queues and job ids (only [A-Za-z0-9_-] in ids) ------------------------------------
 
 
-def bot_queue_name() -> str:
-    """The RQ queue of bot turns."""
-    return f"{PREFIX}-bots"
+def person_bot_queue_name() -> str:
+    """The RQ queue of bot turns of games with a person seated (served first)."""
+    return f"{PREFIX}-bots-person"
+
+
+def bulk_bot_queue_name() -> str:
+    """The RQ queue of bot turns of all-bot games (served after a person's games)."""
+    return f"{PREFIX}-bots-bulk"
 
 
 def tournament_queue_name() -> str:
-    """The RQ queue of tournament jobs (served after bot turns)."""
+    """The RQ queue of tournament jobs (served last; at most one waiting job per
+    tournament, so tournaments take turns)."""
     return f"{PREFIX}-tournaments"
 
 

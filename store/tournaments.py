@@ -4,6 +4,9 @@ Every key is built in `store.keys` (the `tournament_*` keys carry the hash tag `
 one Redis Cluster slot per tournament). Outcomes are written with HSETNX, so a game's
 result counts once however many times its job runs; leases note when a job last started a
 game (the sweep re-enqueues jobs whose lease went stale with games unplayed).
+
+Game jobs are dispatched in order, one at a time: `dispatched` counts the jobs handed to the
+queue; a job hands on its successor once (`handoff:<first>`, set in the same script).
 """
 
 from __future__ import annotations
@@ -24,12 +27,24 @@ ARCHIVE_NONE = "none"
 ARCHIVE_QUEUED = "queued"
 ARCHIVE_READY = "ready"
 
+# KEYS[1] the dispatch hash; ARGV: first game of the job handing on, now (ms), the job's
+# number. The number of the next job to dispatch (never one at or before the job's own), or
+# -1 when this job handed on already.
+HAND_ON = """
+if redis.call('HSETNX', KEYS[1], 'handoff:' .. ARGV[1], 1) == 0 then return -1 end
+local next = tonumber(redis.call('HGET', KEYS[1], 'dispatched') or '0')
+if next <= tonumber(ARGV[3]) then next = tonumber(ARGV[3]) + 1 end
+redis.call('HSET', KEYS[1], 'dispatched', next + 1, 'dispatched_at', ARGV[2])
+return next
+"""
+
 
 class TournamentStore:
     """Reads and writes tournament records."""
 
     def __init__(self, client: redis.Redis):
         self.client = client
+        self._hand_on = client.register_script(HAND_ON)
 
     # ----- spec ----------------------------------------------------------------------
 
@@ -56,6 +71,27 @@ class TournamentStore:
     def running(self) -> list[str]:
         """Ids of the tournaments with unfinished games."""
         return sorted(text(t) for t in self.client.smembers(keys.tournaments_running()))
+
+    # ----- dispatch --------------------------------------------------------------------
+
+    def claim_next_job(self, tid: str, at: int | None = None) -> int:
+        """Count one more dispatched job; the number (0-based) of the job to enqueue."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hincrby(keys.tournament_dispatch(tid), "dispatched", 1)
+        pipe.hset(keys.tournament_dispatch(tid), "dispatched_at", now_ms() if at is None else at)
+        return pipe.execute()[0] - 1
+
+    def hand_on(self, tid: str, first: int, number: int) -> int | None:
+        """The job starting at `first` (job `number`) hands on: the number of the job to
+        enqueue next, or None when this job handed on before (a rerun)."""
+        args = [first, now_ms(), number]
+        number = self._hand_on(keys=[keys.tournament_dispatch(tid)], args=args)
+        return None if int(number) < 0 else int(number)
+
+    def dispatched(self, tid: str) -> tuple[int, int]:
+        """(jobs dispatched so far, ms of the last dispatch)."""
+        raw = self.client.hmget(keys.tournament_dispatch(tid), ["dispatched", "dispatched_at"])
+        return int(raw[0] or 0), int(raw[1] or 0)
 
     # ----- games ---------------------------------------------------------------------
 
@@ -145,12 +181,17 @@ class TournamentStore:
         self.client.hset(keys.tournament_meta(tid), "archive", ARCHIVE_QUEUED)
 
     def archive_state(self, tid: str) -> str:
+        """none, queued or ready; an archive that expired is none again."""
         state = self.client.hget(keys.tournament_meta(tid), "archive")
-        return text(state) if state else ARCHIVE_NONE
+        state = text(state) if state else ARCHIVE_NONE
+        if state == ARCHIVE_READY and not self.client.exists(keys.tournament_archive(tid)):
+            return ARCHIVE_NONE
+        return state
 
-    def save_archive(self, tid: str, data: bytes, games: int) -> None:
+    def save_archive(self, tid: str, data: bytes, games: int, ttl_s: int) -> None:
+        """Store the zip for `ttl_s` seconds, then mark it ready."""
         pipe = self.client.pipeline(transaction=False)  # in order: the zip, then "ready"
-        pipe.set(keys.tournament_archive(tid), data)
+        pipe.set(keys.tournament_archive(tid), data, ex=ttl_s)
         pipe.hset(
             keys.tournament_meta(tid), mapping={"archive": ARCHIVE_READY, "archive_games": games}
         )

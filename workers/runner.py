@@ -17,8 +17,8 @@ def run_worker(
     stale_after_s: float = 5.0,
     fork: bool = False,
 ) -> None:
-    """Work the queues (bot turns first, then tournaments) until stopped (or empty, with
-    `burst`).
+    """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
+    until stopped (or empty, with `burst`).
 
     By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
     milliseconds, and a fork per job would cost more than the turn itself.

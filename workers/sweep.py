@@ -1,5 +1,5 @@
 """The sweep thread beside a worker: every few seconds, requeue lost bot turns and lost
-tournament game jobs (application.sweep)."""
+tournament game jobs, and expire games that waited too long for seats (application.sweep)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 
 import redis
 
-from application.sweep import sweep_bot_turns, sweep_tournaments
+from application.sweep import expire_waiting_games, sweep_bot_turns, sweep_tournaments
 from store.connection import queue_client, store_client
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,13 @@ class SweepThread(threading.Thread):
                     continue
                 if revived:
                     log.warning("re-enqueued %d lost %s job(s)", len(revived), name)
+            try:
+                expired = expire_waiting_games(client)
+            except redis.RedisError as error:
+                log.warning("expiry sweep skipped: %s", error)
+                continue
+            if expired:
+                log.info("expired %d game(s) that waited too long for seats", len(expired))
 
     def stop(self) -> None:
         self.stopped.set()

@@ -10,10 +10,10 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from application import jobs
-from application import sweep as sweep_module
+from application import sweep as sweeps
 from application import tournaments as use_cases
 from application.games import GameService
-from application.sweep import MAX_REVIVALS, sweep_tournaments
+from application.sweep import sweep_tournaments
 from store import keys
 from store.tournaments import TournamentStore
 from tournaments import schedule, seeds
@@ -127,8 +127,9 @@ def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client,
     queue = jobs.tournament_queue(redis_client)
     queue.empty()
     store = TournamentStore(redis_client)
-    jobs.play_tournament_games(tid, 0)  # done: never swept
-    jobs.enqueue_games(redis_client, tid, [1, 2])  # 1 stays queued
+    jobs.play_tournament_games(tid, 0)  # done: never swept; it hands on job 1 (queued)
+    jobs.enqueue_games(redis_client, tid, [2])
+    redis_client.hset(keys.tournament_dispatch(tid), "dispatched", 6)  # all six dispatched
     started = Job.fetch(
         keys.tournament_game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
     )
@@ -170,7 +171,7 @@ def test_sweep_gives_up_on_a_game_after_the_revival_limit(redis_client, tourname
     store = TournamentStore(redis_client)
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    for _ in range(MAX_REVIVALS):
+    for _ in range(sweeps.MAX_REVIVALS):
         store.count_revival(tid, 0)
     assert sweep_tournaments(redis_client, 1.0) == []
 
@@ -181,14 +182,13 @@ def test_sweep_leaves_a_job_that_finishes_while_the_sweep_looks(
     tid, spec = tournament
     for index in range(1, spec.games):
         jobs.play_tournament_games(tid, index)
-    real_statuses = sweep_module._job_statuses
+    real_statuses = sweeps._job_statuses
+    service, store = GameService(redis_client), TournamentStore(redis_client)
 
     def finishing_meanwhile(client, job_ids):
-        use_cases.play_game(  # its job ends right now
-            GameService(redis_client), TournamentStore(redis_client), tid, spec, 0
-        )
+        use_cases.play_game(service, store, tid, spec, 0)  # its job ends right now
         return [JobStatus.FINISHED for _ in real_statuses(client, job_ids)]
 
-    monkeypatch.setattr(sweep_module, "_job_statuses", finishing_meanwhile)
+    monkeypatch.setattr(sweeps, "_job_statuses", finishing_meanwhile)
     assert [r for r in sweep_tournaments(redis_client, 1.0) if r[0] == tid] == []
     assert TournamentStore(redis_client).revivals(tid) == {}

@@ -61,9 +61,9 @@ def test_bot_games_are_deterministic_per_game_and_version():
 
 def test_a_repeated_enqueue_does_nothing(redis_client):
     game_id = "dedupgame" + str(random.getrandbits(40))
-    assert enqueue_bot_turn(redis_client, game_id, 12) is True
-    assert enqueue_bot_turn(redis_client, game_id, 12) is False
-    queue = bot_queue(redis_client)
+    assert enqueue_bot_turn(redis_client, game_id, 12, person=True) is True
+    assert enqueue_bot_turn(redis_client, game_id, 12, person=True) is False
+    queue = bot_queue(redis_client, person=True)
     job_id = keys.bot_job_id(game_id, 12)
     assert re.fullmatch(r"[A-Za-z0-9_-]+", job_id)
     assert queue.job_ids.count(job_id) == 1
@@ -75,7 +75,7 @@ def test_a_repeated_enqueue_does_nothing(redis_client):
 
 def test_the_sweep_re_enqueues_a_lost_bot_turn_once(quiet_service, redis_client):
     record, _, _ = quiet_service.create(CARD, [{"name": "b", "bot": "greedy"}, {"name": "h"}], {})
-    queue = bot_queue(redis_client)
+    queue = bot_queue(redis_client, person=True)
     job_id = keys.bot_job_id(record.game_id, record.version)
     assert job_id not in queue.job_ids  # nothing was enqueued: the turn is "lost"
     later = record.updated_at + 10_000
