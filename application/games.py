@@ -45,6 +45,7 @@ from store import index, keys, tokens
 from store.cache import LoadedGame, RecordCache
 from store.clock import now_ms
 from store.codec import text
+from store.commit import Committer
 from store.eventstore import AppendRequest, AppendResult, AppendStatus, EventStore
 from store.watch import VersionWatcher
 
@@ -85,6 +86,7 @@ class GameService:
     ):
         self.client = client
         self.store = EventStore(client)
+        self.committer = Committer(self.store)
         self.cache = cache if cache is not None else RecordCache()
         self.clock = clock
         self.scheduler = scheduler
@@ -207,7 +209,8 @@ class GameService:
         batch = make_batch(1, events, self.clock(), None, None)
         record = fold_entries(None, game_id, batch)
         hashes = {s: tokens.digest(t) for s, t in seat_tokens.items()}
-        result = self.store.append(AppendRequest(game_id, 0, batch, new_token_hashes=hashes))
+        request = AppendRequest(game_id, 0, batch, new_token_hashes=hashes)
+        result = self.committer.commit(request, record, None)
         if not result.ok:
             raise VersionConflict("a game with this id already exists", result.version or 0)
         self._committed(None, record, hashes)
@@ -238,7 +241,7 @@ class GameService:
             after = fold_entries(record, game_id, batch)
             digest = {seat: tokens.digest(token)}
             request = AppendRequest(game_id, record.version, batch, new_token_hashes=digest)
-            if self.store.append(request).ok:
+            if self.committer.commit(request, after, record).ok:
                 self._committed(record, after, digest)
                 return after, token
         raise VersionConflict("the game is too busy; try again", record.version)
@@ -337,7 +340,7 @@ class GameService:
             answer,
             token_check=token_check,
         )
-        result = self.store.append(request)
+        result = self.committer.commit(request, after, before)
         if result.ok:
             self._committed(before, after)
         elif result.status is AppendStatus.CONFLICT and result.version < before.version:
@@ -347,22 +350,17 @@ class GameService:
     def _committed(
         self, before: GameRecord | None, after: GameRecord, new_hashes: dict | None = None
     ) -> None:
-        """After a successful append: cache the new version (with the seats' token hashes),
-        write its index entries, and hand a bot turn that became due to the scheduler."""
+        """After a successful commit (append and index): cache the new version (with the
+        seats' token hashes) and hand a bot turn that became due to the scheduler."""
         known = self.cache.get(after.game_id)
         hashes = dict(known.token_hashes) if known is not None else {}
         self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))
-        pipe = self.client.pipeline(transaction=False)
-        index.update(pipe, after, before)
-        pipe.execute()
         if self.scheduler is not None and after.bot_to_move() and not after.finished:
             self.scheduler.bot_due(after)
 
     def refresh_index(self, record: GameRecord) -> None:
-        """Write the index entries of one game."""
-        pipe = self.client.pipeline(transaction=False)
-        index.update(pipe, record)
-        pipe.execute()
+        """Write the index entries of one game afresh."""
+        self.committer.write_index(record)
 
     def rebuild_index(self) -> int:
         """Rewrite every index entry from the logs; returns the number of games."""

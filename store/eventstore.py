@@ -14,7 +14,8 @@ from store import keys
 from store.codec import text
 
 
-def _load_script(name: str) -> str:
+def load_script(name: str) -> str:
+    """The text of one of the store's Lua scripts."""
     return resources.files("store").joinpath("lua", name).read_text()
 
 
@@ -75,7 +76,7 @@ class EventStore:
 
     def __init__(self, client: redis.Redis):
         self.client = client
-        self._append = client.register_script(_load_script("append.lua"))
+        self.append_script = client.register_script(load_script("append.lua"))
 
     def load(
         self,
@@ -112,6 +113,12 @@ class EventStore:
 
     def append(self, request: AppendRequest) -> AppendResult:
         """Append a batch atomically if the log is still at its expected version."""
+        script_keys, args = self.script_call(request)
+        return self.result_of(self.append_script(keys=script_keys, args=args))
+
+    def script_call(self, request: AppendRequest) -> tuple[list[str], list]:
+        """The keys and arguments of the append script for `request` (store.commit sends it
+        in a pipeline)."""
         check_seat, check_hash = request.token_check or ("", "")
         answer = b""
         if request.idempotency_field:
@@ -132,7 +139,11 @@ class EventStore:
             keys.idempotency(request.game_id),
             keys.tokens(request.game_id),
         ]
-        reply = self._append(keys=script_keys, args=args)
+        return script_keys, args
+
+    @staticmethod
+    def result_of(reply: list) -> AppendResult:
+        """The AppendResult of the append script's reply."""
         status = AppendStatus(text(reply[0]))
         if status is AppendStatus.DUPLICATE:
             return AppendResult(status, first_answer=orjson.loads(reply[1]))

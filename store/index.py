@@ -34,8 +34,47 @@ def public_player(seat: int, player: dict) -> dict:
     }
 
 
+class Writes:
+    """Index writes collected instead of sent: the subset of a pipeline `update` uses."""
+
+    def __init__(self):
+        self.commands: list[tuple[str, str, list]] = []
+
+    def hset(self, key: str, field: str, value) -> None:
+        self.commands.append(("HSET", key, [field, value]))
+
+    def zadd(self, key: str, mapping: dict, nx: bool = False) -> None:
+        scored = [item for member, score in mapping.items() for item in (score, member)]
+        self.commands.append(("ZADD", key, ["NX", *scored] if nx else scored))
+
+    def zrem(self, key: str, member: str) -> None:
+        self.commands.append(("ZREM", key, [member]))
+
+
+def update_after_append(
+    pipe: redis.client.Pipeline,
+    script,
+    record: GameRecord,
+    before: GameRecord | None,
+    log_key: str,
+    last_entry: bytes,
+) -> None:
+    """Queue `update`'s writes as one script that makes them only if the log holds
+    `last_entry` at `record.version` (the append queued before it on `pipe` happened).
+
+    Standalone Redis only: the script names the game's log and index keys together."""
+    writes = Writes()
+    update(writes, record, before)
+    script_keys, args = [log_key], [record.version, last_entry]
+    for command, key, arguments in writes.commands:
+        if key not in script_keys:
+            script_keys.append(key)
+        args.extend((command, script_keys.index(key) + 1, len(arguments), *arguments))
+    pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
+
+
 def update(
-    pipe: redis.client.Pipeline, record: GameRecord, before: GameRecord | None = None
+    pipe: redis.client.Pipeline | Writes, record: GameRecord, before: GameRecord | None = None
 ) -> None:
     """Queue the index writes for a game's new version on `pipe`.
 

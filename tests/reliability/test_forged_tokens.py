@@ -7,13 +7,17 @@ and the public index must never show a version the log does not hold.
 
 from __future__ import annotations
 
+import json
 import secrets
 
 import pytest
 
+from application.auth import Actor
+from application.games import GameService
 from domain.card import RULES as CARD_RULES
 from domain.card.cards import NAMES
-from store import index, keys
+from store import keys
+from store.eventstore import AppendRequest
 from tests.reliability.test_tokens import CARD, bearer
 
 pytestmark = pytest.mark.redis
@@ -74,18 +78,7 @@ def test_R2_forged_legal_and_illegal_moves_get_identical_answers(client):
     assert answers[0].get_data() == answers[1].get_data()
 
 
-def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(
-    client, redis_client, monkeypatch
-):
-    """Every index write happens after the append it describes (checked at the write)."""
-    written: list[tuple[int, int]] = []
-    original = index.update
-
-    def checked(pipe, record, before=None):
-        written.append((record.version, redis_client.llen(keys.log(record.game_id))))
-        return original(pipe, record, before)
-
-    monkeypatch.setattr(index, "update", checked)
+def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(client, redis_client):
     game_id, seat, token = _game(client)
     hand = client.get(f"/v1/games/{game_id}", headers=bearer(token)).get_json()["view"]["hand"]
     forged = bearer(f"{game_id}.{seat}.{secrets.token_urlsafe(24)}")
@@ -94,18 +87,42 @@ def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(
         assert (
             client.post(f"/v1/games/{game_id}/moves", json=move, headers=forged).status_code == 401
         )
+        assert _listed_version(client, game_id) == redis_client.llen(keys.log(game_id))
     stale = {"action": "discard", "card": hand[0], "expected_version": 1}
     assert (
         client.post(f"/v1/games/{game_id}/moves", json=stale, headers=bearer(token)).status_code
         == 409
     )
+    assert _listed_version(client, game_id) == redis_client.llen(keys.log(game_id))
     moved = {"action": "discard", "card": hand[0]}
     assert (
         client.post(f"/v1/games/{game_id}/moves", json=moved, headers=bearer(token)).status_code
         == 200
     )
-    assert written, "the index was written"
-    assert all(version <= length for version, length in written), written
+    assert _listed_version(client, game_id) == redis_client.llen(keys.log(game_id))
+
+
+def test_R2_a_refused_append_writes_no_index_entry(redis_client):
+    """The index write travels with the append but is made only when the log holds the
+    batch it describes (store.commit): a conflicting append leaves the index as it was."""
+    service = GameService(redis_client)
+    record, _, _ = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
+    seat = record.to_move
+    move = record.rules.legal_moves(record.state, seat)[0]
+    batch, after = service.decide(record, Actor(seat), move)
+    stale = AppendRequest(record.game_id, record.version - 1, batch)
+    assert service.committer.commit(stale, after, record).status == "conflict"
+    assert _summary(redis_client, record.game_id)["version"] == record.version
+    fresh = AppendRequest(record.game_id, record.version, batch)
+    assert service.committer.commit(fresh, after, record).ok
+    assert _summary(redis_client, record.game_id)["version"] == after.version
+
+
+def _listed_version(client, game_id: str) -> int:
     listed = client.get("/v1/games?limit=50").get_json()["games"]
     (summary,) = [g for g in listed if g["id"] == game_id]
-    assert summary["version"] == redis_client.llen(keys.log(game_id))
+    return summary["version"]
+
+
+def _summary(redis_client, game_id: str) -> dict:
+    return json.loads(redis_client.hget(keys.game_summaries(), game_id))
