@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from cli.serve import free_port, start_stack
+from cli.serve import LocalStack, free_port, start_stack
 
 CLIENTS = 16
 MOVES_SECONDS = 10.0
@@ -168,23 +168,25 @@ def measure_trivial(base_url: str) -> float:
 
 
 @contextlib.contextmanager
-def served_stack() -> Iterator[str]:
-    """The stack as `keltis serve` (make run) runs it, in a temporary directory: its URL."""
+def served_stack(**options) -> Iterator[LocalStack]:
+    """The stack as `keltis serve` (make run) runs it (cli.serve.start_stack `options`), in
+    a temporary directory. One address plays every client of a benchmark: the rate limit
+    never refuses and the quotas are off, unless the environment says otherwise."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
         os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
-        os.environ.setdefault("KELTIS_QUOTAS", "off")  # one address plays every client
-        stack = start_stack(port=free_port(), var_dir=Path(var_dir))
+        os.environ.setdefault("KELTIS_QUOTAS", "off")
+        stack = start_stack(port=free_port(), var_dir=Path(var_dir), **options)
         try:
-            yield stack.base_url
+            yield stack
         finally:
             stack.stop()
 
 
 def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
-    with served_stack() as base_url:
-        moves = measure_moves(base_url)
-        trivial = measure_trivial(base_url)
+    with served_stack() as stack:
+        moves = measure_moves(stack.base_url)
+        trivial = measure_trivial(stack.base_url)
     print(f"api_moves_per_s: {moves['moves_per_s']:.0f}")
     print(f"api_p50_ms: {moves['p50_ms']:.1f}")
     print(f"api_p99_ms: {moves['p99_ms']:.1f}")

@@ -16,15 +16,11 @@ One address plays every client here, so the per-client quotas are switched off
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from bench.api import BENCH_RATE_LIMIT, Connection
-from cli.serve import free_port, start_stack
+from bench.api import Connection, served_stack
 
 BOT_GAMES = 300
 TOURNAMENT_GAMES = 1000
@@ -133,14 +129,8 @@ def p99(values: list[float]) -> float:
 
 def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
-    with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
-        os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
-        os.environ.setdefault("KELTIS_QUOTAS", "off")  # one address plays every client
-        stack = start_stack(port=free_port(), var_dir=Path(var_dir), bot_workers=WORKERS)
-        try:
-            replies, at_first, at_last = measure(stack.base_url, stack.redis_url)
-        finally:
-            stack.stop()
+    with served_stack(bot_workers=WORKERS) as stack:
+        replies, at_first, at_last = measure(stack.base_url, stack.redis_url)
     print(
         f"person_bot_turn_p99_ms: {p99(replies):.0f}  # {len(replies)} bot replies, "
         f"{WORKERS} workers, {BOT_GAMES} bot games + a {TOURNAMENT_GAMES}-game tournament",

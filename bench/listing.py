@@ -16,15 +16,12 @@ from __future__ import annotations
 import http.client
 import random
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from store.record import GameRecord
-
-from cli.serve import free_port, start_stack
+from bench.api import served_stack
+from gamelog.record import GameRecord
 
 GAMES = 10_000
 ROUNDS = 40
@@ -107,15 +104,11 @@ def time_pages(base_url: str, queries: list[str], rounds: int = ROUNDS) -> list[
 
 def run() -> None:
     """Seed GAMES games, then time filtered and unfiltered listing pages."""
-    with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
-        stack = start_stack(port=free_port(), var_dir=Path(var_dir), bot_workers=0)
-        try:
-            seed_index(stack.redis_url)
-            time_pages(stack.base_url, list(FILTERS), rounds=2)  # warm up every worker
-            filtered = time_pages(stack.base_url, list(FILTERS))
-            unfiltered = time_pages(stack.base_url, ["limit=20"], rounds=ROUNDS * 2)
-        finally:
-            stack.stop()
+    with served_stack(bot_workers=0) as stack:
+        seed_index(stack.redis_url)
+        time_pages(stack.base_url, list(FILTERS), rounds=2)  # warm up every worker
+        filtered = time_pages(stack.base_url, list(FILTERS))
+        unfiltered = time_pages(stack.base_url, ["limit=20"], rounds=ROUNDS * 2)
     print(f"games_stored: {GAMES}")
     print(f"list_filtered_p50_ms: {statistics.median(filtered):.2f}")
     print(f"list_filtered_p99_ms: {statistics.quantiles(filtered, n=100)[98]:.2f}")

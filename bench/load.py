@@ -14,20 +14,14 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
-import tempfile
 from collections import Counter
-from pathlib import Path
 
+from bench.api import served_stack
 from bench.loadgen import Request, Result, burst, loopback_address, percentile, repeat
-from cli.serve import free_port, start_stack
 
 SIMULTANEOUS = 1000
 POLL_WAIT_S = 5  # `wait=` of the long-polls: the healthz sampler runs this long
 HEALTHZ_SAMPLERS = 8
-# One address sends everything; a limit this high keeps the limiter counting without ever
-# refusing (an explicit KELTIS_RATE_LIMIT in the environment wins).
-BENCH_RATE_LIMIT = "1000000 per second"
 PLAYERS = [{"name": "ann"}, {"name": "bea"}]
 
 
@@ -121,13 +115,8 @@ def measure(base_url: str, total: int = SIMULTANEOUS, wait_s: int = POLL_WAIT_S)
 
 def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
-    with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
-        os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
-        stack = start_stack(port=free_port(), var_dir=Path(var_dir))
-        try:
-            figures = measure(stack.base_url)
-        finally:
-            stack.stop()
+    with served_stack() as stack:
+        figures = measure(stack.base_url)
     print(f"load_requests: {figures['requests']}")
     print(f"load_5xx: {figures['5xx']}")
     print(f"load_no_answer: {figures['failed']}")

@@ -54,8 +54,8 @@ def _bearer(token: str) -> dict:
 
 def run() -> None:
     """Start the stack, probe, print `name: value` lines, stop everything."""
-    with served_stack() as base_url:
-        found = measure_gap(base_url)
+    with served_stack() as stack:
+        found = measure_gap(stack.base_url)
     print(f"forged_token_timing_gap_ms: {found['gap_ms']:.3f}")
     print(f"forged_token_timing_spread_ms: {found['spread_ms']:.3f}")
     print(f"forged_token_statuses: {','.join(map(str, found['statuses']))}")

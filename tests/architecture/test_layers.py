@@ -5,6 +5,7 @@ imports included, so that no layer reaches up, lazily or not."""
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,9 @@ def test_no_job_is_named_by_a_string():
         if '"application.jobs.' in text or "'application.jobs." in text:
             offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in (ROOT / "bench").glob("*.py")))
+def test_every_benchmark_module_imports(module):
+    """`make bench` imports each module by name: none may point at a module that moved."""
+    importlib.import_module(f"bench.{module}")

@@ -1,4 +1,4 @@
-"""Replays built from the service's real Redis log (store.service), not from a simulation."""
+"""Replays built from the service's real Redis log (application.games), not from a simulation."""
 
 from __future__ import annotations
 
