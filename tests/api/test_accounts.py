@@ -270,3 +270,21 @@ def test_no_key_or_secret_leaks_in_any_get(client, toy):
         text = answer.get_data(as_text=True)
         assert key not in text and made["webhook_secret"] not in text
         assert auth.key_digest(key) not in text
+
+
+def test_account_indexes_are_rebuilt_from_the_logs(app, client, toy, redis_client):
+    from api.extensions import EXTENSION
+    from store import keys
+
+    made = sign_up(client, bot=True)
+    game = create(client, toy, [{"account": made["name"]}, {"name": "bea"}])
+    folded = made["name"].lower()
+    redis_client.delete(
+        keys.account_games(folded), keys.account_playing(folded),
+        keys.account_games_of(folded, toy),
+    )  # fmt: skip
+    assert client.get("/v1/me/games", headers=bearer(made["key"])).json["games"] == []
+    app.extensions[EXTENSION].rebuild_index()
+    listed = client.get("/v1/me/games?status=active", headers=bearer(made["key"])).json
+    assert [g["id"] for g in listed["games"]] == [game["id"]]
+    assert client.get(f"/v1/accounts/{made['name']}").json["games_played"][toy] == 1
