@@ -270,7 +270,7 @@ class GameService:
             account = auth.account_of(self.accounts, account_key).name
             name = account
         if name is None:
-            raise InvalidPlayers("joining takes a name or an account key")
+            raise Unauthenticated("joining takes a name or an account key")
         for _ in range(MAX_RETRIES):
             loaded, _ = self.load_game(game_id)
             record = loaded.record

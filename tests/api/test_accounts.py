@@ -207,7 +207,7 @@ def test_joining_with_a_key_needs_no_name(client, toy):
     made = sign_up(client)
     game = create(client, toy, [{"name": "ann"}, {"open": True}])
     nameless = client.post(f"/v1/games/{game['id']}/seats/1/join", json={})
-    assert nameless.status_code == 422
+    assert nameless.status_code == 401
     joined = client.post(
         f"/v1/games/{game['id']}/seats/1/join", json={}, headers=bearer(made["key"])
     )
