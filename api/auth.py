@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import request
 
+from api.errors import ApiError
 from application.errors import Unauthenticated
 
 MAX_TOKEN_CHARS = 200
@@ -19,3 +22,18 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_CHARS:
         raise Unauthenticated("use Authorization: Bearer <token>")
     return token
+
+
+SEAT_HEADER = "X-Keltis-Seat"
+SEAT_VALUE = re.compile(r"[0-9]{1,2}", re.ASCII)
+
+
+def seat_header() -> int | None:
+    """The seat asked for with `X-Keltis-Seat` (an account holding several seats of one
+    game picks one with it), None without the header; 422 when it is not a seat number."""
+    value = request.headers.get(SEAT_HEADER)
+    if value is None:
+        return None
+    if not SEAT_VALUE.fullmatch(value.strip()):
+        raise ApiError(422, "invalid_seat_header", f"{SEAT_HEADER} must be a seat number")
+    return int(value.strip())

@@ -7,10 +7,11 @@ import re
 from flask import Blueprint, current_app, jsonify, request
 
 from api import presenters, quotas, schemas
-from api.auth import bearer_token
+from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
+from application.auth import is_account_key
 from application.errors import Unauthenticated
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -23,7 +24,9 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     quotas.game_requested(body["players"])
-    record, tokens, invites = service().create(body["game"], body["players"], body["options"])
+    record, tokens, invites = service().create(
+        body["game"], body["players"], body["options"], token=_account_key()
+    )
     quotas.game_created(record)
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
@@ -61,7 +64,9 @@ def list_games():
 @blueprint.post("/<game_id>/seats/<int:seat>/join")
 def join_seat(game_id: str, seat: int):
     body = json_body(schemas.use(schemas.JoinSchema))
-    record, token = service().join(game_id, seat, body["name"], body.get("invite"))
+    record, token = service().join(
+        game_id, seat, body.get("name"), body.get("invite"), account_key=_account_key()
+    )
     payload = {
         "id": game_id,
         "seat": seat,
@@ -74,7 +79,7 @@ def join_seat(game_id: str, seat: int):
 
 @blueprint.get("/<game_id>")
 def get_game(game_id: str):
-    record, seat = service().read(game_id, bearer_token())
+    record, seat = service().read(game_id, bearer_token(), seat_header())
     etag = f'"{record.version}"'
     if _etag_matches(request.headers.get("If-None-Match"), record.version):
         response = current_app.response_class(status=304)
@@ -88,7 +93,7 @@ def get_game(game_id: str):
 
 @blueprint.get("/<game_id>/moves")
 def get_moves(game_id: str):
-    record, seat = service().read(game_id, bearer_token())
+    record, seat = service().read(game_id, bearer_token(), seat_header())
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
     payload = {
@@ -116,6 +121,7 @@ def post_move(game_id: str):
         presenters.move_result,
         expected_version=expected,
         idempotency_key=key,
+        seat=seat_header(),
     )
     response = jsonify(answer.body)
     response.status_code = answer.status
@@ -129,7 +135,7 @@ def post_move(game_id: str):
 def get_events(game_id: str):
     args = query(schemas.use(schemas.EventsQuerySchema))
     games = service()
-    record, seat = games.read(game_id, bearer_token())
+    record, seat = games.read(game_id, bearer_token(), seat_header())
     wait = min(args["wait"], current_app.config["MAX_EVENTS_WAIT_S"])
     if wait > 0 and record.version <= args["after"]:
         games.wait_for_version(game_id, args["after"], wait)
@@ -142,6 +148,15 @@ def get_events(game_id: str):
         "events": presenters.events(entries, seat, record.finished),
     }
     return jsonify(schemas.use(schemas.EventsSchema).dump(payload))
+
+
+def _account_key() -> str | None:
+    """The bearer token when it is an account key (create and join ignore any other)."""
+    try:
+        token = bearer_token()
+    except Unauthenticated:
+        return None
+    return token if is_account_key(token) else None
 
 
 def _if_match_version() -> int | None:

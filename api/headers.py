@@ -8,6 +8,16 @@ from flask import Flask, Response, request
 PER_SEAT = frozenset({"games.get_game", "games.get_moves", "games.get_events", "games.post_move"})
 # Answers that carry a new seat token: never stored by any cache.
 TOKENS = frozenset({"games.create_game", "games.join_seat"})
+# Answers about the caller's own account (and its new key): never stored by any cache.
+ACCOUNT = frozenset(
+    {
+        "accounts.create_account",
+        "accounts.get_me",
+        "accounts.patch_me",
+        "accounts.rotate_key",
+        "accounts.my_games",
+    }
+)
 
 
 def _caching(response: Response) -> Response:
@@ -17,7 +27,7 @@ def _caching(response: Response) -> Response:
         response.vary.add("Authorization")
         if "Authorization" in request.headers:
             response.headers["Cache-Control"] = "private, no-store"
-    elif endpoint in TOKENS:
+    elif endpoint in TOKENS or endpoint in ACCOUNT:
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -3,8 +3,9 @@
 
 The client is the request's remote address, as for the rate limit (api.ratelimit).
 Configuration (a limits string such as "60 per minute;1000 per day", or "off"):
-KELTIS_QUOTA_GAMES, KELTIS_QUOTA_TOURNAMENTS, and KELTIS_QUOTA_WAITING_GAMES (how many
-games one client may have waiting for seats at once; 0 or "off" for none);
+KELTIS_QUOTA_GAMES, KELTIS_QUOTA_TOURNAMENTS, KELTIS_QUOTA_ACCOUNTS (sign-ups, default
+"10 per hour"), and KELTIS_QUOTA_WAITING_GAMES (how many games one client may have
+waiting for seats at once; 0 or "off" for none);
 KELTIS_QUOTAS=off switches them all off. QUOTA_* keys in test_config override them; apps
 made with TESTING=True have no quotas unless QUOTAS_ENABLED is given. A refused request
 gets 429 `quota_exceeded` with Retry-After.
@@ -34,6 +35,7 @@ from store.codec import text
 
 DEFAULT_GAMES = "60 per minute;2000 per day"
 DEFAULT_TOURNAMENTS = "10 per minute;100 per day"
+DEFAULT_ACCOUNTS = "10 per hour"
 DEFAULT_WAITING_GAMES = 20
 OFF = "off"
 EXTENSION = "keltis_quotas"
@@ -60,7 +62,9 @@ class Quotas:
         max_waiting: int,
         storage: Storage,
         client: redis.Redis,
+        accounts: list[RateLimitItem] | None = None,
     ):
+        self.accounts = sorted(accounts or [])
         self.games = sorted(games)
         self.tournaments = sorted(tournaments)
         self.max_waiting = max_waiting
@@ -142,6 +146,13 @@ def tournament_requested() -> None:
         quotas.count("tournaments", quotas.tournaments, _client_id())
 
 
+def account_requested() -> None:
+    """Before an account is created: count the sign-up."""
+    quotas = _active()
+    if quotas is not None:
+        quotas.count("accounts", quotas.accounts, _client_id())
+
+
 def _limits(setting: str) -> list[RateLimitItem]:
     setting = str(setting).strip()
     return [] if setting.lower() == OFF else parse_many(setting)
@@ -168,6 +179,9 @@ def init_app(app: Flask) -> None:
         "QUOTA_TOURNAMENTS", os.environ.get("KELTIS_QUOTA_TOURNAMENTS", DEFAULT_TOURNAMENTS)
     )
     app.config.setdefault(
+        "QUOTA_ACCOUNTS", os.environ.get("KELTIS_QUOTA_ACCOUNTS", DEFAULT_ACCOUNTS)
+    )
+    app.config.setdefault(
         "QUOTA_WAITING_GAMES",
         os.environ.get("KELTIS_QUOTA_WAITING_GAMES", str(DEFAULT_WAITING_GAMES)),
     )
@@ -180,4 +194,5 @@ def init_app(app: Flask) -> None:
         _waiting(app.config["QUOTA_WAITING_GAMES"]),
         _storage(app, store),
         store,
+        _limits(app.config["QUOTA_ACCOUNTS"]),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from marshmallow import (
@@ -31,6 +32,11 @@ def _shown_name(value: str) -> None:
 
 
 NAME = [_shown_name]
+# An account name: also the `pattern` of AccountName in openapi.yaml (\Z: no final newline).
+ACCOUNT_NAME_PATTERN = r"^[A-Za-z0-9_-]{2,30}\Z"
+ACCOUNT_NAME_RE = re.compile(ACCOUNT_NAME_PATTERN)
+ACCOUNT_NAME = validate.Regexp(ACCOUNT_NAME_PATTERN, error="a name of 2 to 30 of A-Z a-z 0-9 _ -")
+MAX_WEBHOOK_CHARS = 500
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -122,9 +128,14 @@ class PlayerSpecSchema(Strict):
     open = StrictBoolean()
     invite = StrictBoolean()
     bot = Text(validate=validate.Length(min=1, max=40))
+    account = Text(validate=ACCOUNT_NAME)
 
     @validates_schema
     def _one_kind(self, data, **kwargs):
+        if "account" in data:
+            if len(data) > 1:
+                raise ValidationError("an account seat has no other field")
+            return
         if data.get("open") and ("name" in data or "bot" in data):
             raise ValidationError("an open seat has neither name nor bot")
         if data.get("invite") and not data.get("open"):
@@ -142,7 +153,7 @@ class CreateGameSchema(Strict):
 
 
 class JoinSchema(Strict):
-    name = Text(required=True, validate=NAME)
+    name = Text(validate=NAME)  # required unless an account key joins
     invite = Text(validate=validate.Length(min=1, max=100))
 
 
@@ -182,6 +193,24 @@ class CreateTournamentSchema(Strict):
     options = fields.Dict(keys=Text(validate=validate.Length(max=40)), load_default=dict)
 
 
+class CreateAccountSchema(Strict):
+    name = Text(required=True, validate=ACCOUNT_NAME)
+    bot = StrictBoolean(load_default=False)
+    webhook = Text(
+        allow_none=True, load_default=None, validate=validate.Length(max=MAX_WEBHOOK_CHARS)
+    )
+
+
+class PatchMeSchema(Strict):
+    webhook = Text(required=True, allow_none=True, validate=validate.Length(max=MAX_WEBHOOK_CHARS))
+
+
+class MyGamesQuerySchema(Strict):
+    status = Text(validate=validate.OneOf(STATUSES))
+    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
 # ----- responses -----------------------------------------------------------------------
 # Game views, results, events, commands and legal moves come from the rules (already plain
 # JSON data, checked against openapi.yaml by the contract tests): fields.Raw passes them
@@ -194,6 +223,7 @@ class PlayerSchema(Schema):
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
     invite = fields.Boolean()
+    account = fields.String()  # only on a seat an account holds
 
 
 class InviteSchema(Schema):
@@ -298,6 +328,42 @@ class BotsSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String()
+
+
+class AccountSchema(Schema):
+    name = fields.String()
+    bot = fields.Boolean()
+    created_at = fields.Integer()
+    games_played = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class OwnAccountSchema(AccountSchema):
+    webhook = fields.String(allow_none=True)
+
+
+class NewAccountSchema(Schema):
+    name = fields.String()
+    bot = fields.Boolean()
+    webhook = fields.String(allow_none=True)
+    key = fields.String()
+    webhook_secret = fields.String()
+
+
+class MyGameSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+    seats = fields.List(fields.Integer())
+    to_move = fields.Integer(allow_none=True)
+    my_turn = fields.Boolean()
+    deadline = fields.Integer(allow_none=True)
+    updated_at = fields.Integer()
+
+
+class MyGamesSchema(Schema):
+    games = fields.List(fields.Nested(MyGameSchema))
+    next_cursor = fields.Integer(allow_none=True)
 
 
 class ErrorBodySchema(Schema):

@@ -1,17 +1,28 @@
 """Who is acting: a bearer token resolved to a seat, checked before anything reads hidden
 state for that seat (R2).
 
+Two kinds of bearer token, told apart by their form: a game token `<game id>.<seat>.<secret>`
+names its seat; an account key `kk_<secret>` names an account (key-hash index -> name, then
+the stored hash compared in constant time), whose seats are those of the game whose player
+has that account. Of several seats the account holds in one game, the one asked for
+(`X-Keltis-Seat`) is used, else the seat to move, else the lowest.
+
 `Actor` values are made only here (a verified token) and by `bot_actor` (the service acting
 for a bot seat); the use cases hand the rules nothing else as the acting seat.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
+import secrets
 from dataclasses import dataclass
 
-from application.errors import Unauthenticated, WrongGameToken
+from application.errors import SeatNotHeld, Unauthenticated, WrongGameToken
 from gamelog.record import GameRecord
 from store import tokens
+from store.accounts import AccountRecord, AccountStore
 from store.eventstore import EventStore
 from store.keys import GAME_ID_PATTERN
 
@@ -23,6 +34,57 @@ class Actor:
 
     seat: int
     token_hash: str | None = None
+    account: str | None = None
+
+
+ACCOUNT_KEY_PREFIX = "kk_"
+ACCOUNT_KEY_BYTES = 24  # 192 random bits
+ACCOUNT_KEY = re.compile(r"kk_[A-Za-z0-9_-]{20,100}", re.ASCII)
+
+
+def is_account_key(token: str | None) -> bool:
+    """Whether a bearer token has the form of an account key (not a game token)."""
+    return token is not None and token.startswith(ACCOUNT_KEY_PREFIX)
+
+
+def new_account_key() -> str:
+    return ACCOUNT_KEY_PREFIX + secrets.token_urlsafe(ACCOUNT_KEY_BYTES)
+
+
+def key_digest(key: str) -> str:
+    """The stored form of an account key (SHA-256 hex)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def account_of(store: AccountStore, key: str | None) -> AccountRecord:
+    """The account of a key: the key-hash index names it, and the record's stored hash must
+    equal the key's (constant-time compare; a rotated key no longer matches). Unauthenticated
+    otherwise."""
+    if key is None:
+        raise Unauthenticated("an account key is required (Authorization: Bearer kk_...)")
+    if not ACCOUNT_KEY.fullmatch(key):
+        raise Unauthenticated("the account key is not valid")
+    digest = key_digest(key)
+    name = store.name_of_key(digest)
+    record = store.get(name) if name is not None else None
+    if record is None or not hmac.compare_digest(digest, record.key_hash):
+        raise Unauthenticated("the account key is not valid")
+    return record
+
+
+def account_seat(record: GameRecord, account: str, wanted: int | None = None) -> Actor:
+    """The seat a verified account acts for in this game: `wanted` if it holds it, else the
+    seat to move if it holds it, else its lowest; SeatNotHeld when it holds none (or not
+    `wanted`)."""
+    held = [s for s, p in enumerate(record.players) if p.get("account") == account]
+    if wanted is not None:
+        if wanted not in held:
+            raise SeatNotHeld(f"the account holds no seat {wanted} in this game")
+        return Actor(wanted, account=account)
+    if not held:
+        raise SeatNotHeld("the account holds no seat in this game")
+    seat = record.to_move if record.to_move in held else held[0]
+    return Actor(seat, account=account)
 
 
 def claim_of(token: str) -> tokens.TokenClaim:

@@ -74,3 +74,35 @@ class VersionConflict(KeltisError):
     def __init__(self, message: str, current_version: int):
         super().__init__(message)
         self.current_version = current_version
+
+
+class AccountNotFound(KeltisError):
+    code = "account_not_found"
+    kind = Kind.NOT_FOUND
+
+
+class NameTaken(KeltisError):
+    """Another account has this name (names are compared ignoring case)."""
+
+    code = "name_taken"
+    kind = Kind.CONFLICT
+
+
+class WebhookNotAllowed(KeltisError):
+    """The webhook URL is malformed or its host does not resolve into KELTIS_WEBHOOK_ALLOW."""
+
+    code = "webhook_not_allowed"
+
+
+class SeatNotHeld(KeltisError):
+    """The account key is valid, but the account holds no (such) seat of this game."""
+
+    code = "seat_not_held"
+    kind = Kind.FORBIDDEN
+
+
+class AccountKeyRequired(KeltisError):
+    """A person's account is seated only with its own key."""
+
+    code = "account_key_required"
+    kind = Kind.FORBIDDEN

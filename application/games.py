@@ -21,6 +21,8 @@ import redis
 
 from application import auth
 from application.errors import (
+    AccountKeyRequired,
+    AccountNotFound,
     GameExpired,
     GameNotFound,
     GameNotStarted,
@@ -42,6 +44,7 @@ from gamelog.errors import CorruptLog
 from gamelog.record import GameRecord, fold_entries
 from replays import build as replay_build
 from store import index, keys, tokens
+from store.accounts import AccountStore
 from store.cache import LoadedGame, RecordCache
 from store.clock import now_ms
 from store.codec import text
@@ -91,6 +94,7 @@ class GameService:
         self.clock = clock
         self.scheduler = scheduler
         self.watcher = VersionWatcher(client)
+        self.accounts = AccountStore(client)
 
     # ----- queries -------------------------------------------------------------------
 
@@ -147,8 +151,17 @@ class GameService:
             auth.refuse_foreign(self.store, claim)
         return auth.verify(claim, token_hashes).seat
 
-    def read(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
-        """The game at its newest version and the caller's verified seat (None: spectator)."""
+    def read(
+        self, game_id: str, token: str | None, seat: int | None = None
+    ) -> tuple[GameRecord, int | None]:
+        """The game at its newest version and the caller's verified seat (None: spectator).
+
+        An account key is verified before the game is read; `seat` picks one of several
+        seats the account holds (application.auth.account_seat)."""
+        if auth.is_account_key(token):
+            account = auth.account_of(self.accounts, token).name
+            record, _, _ = self.load(game_id)
+            return record, auth.account_seat(record, account, seat).seat
         record, token_hashes, _ = self.load(game_id)
         return record, self.seat_of(game_id, token, token_hashes)
 
@@ -180,14 +193,18 @@ class GameService:
         options: Mapping,
         game_id: str | None = None,
         seed: bytes | None = None,
+        token: str | None = None,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
 
         `game_id` and `seed` are random unless a trusted caller derives them (tournaments:
-        bots-only games); VersionConflict when a game of that id exists already.
+        bots-only games); VersionConflict when a game of that id exists already. A seat
+        `{"account": name}` holds a bot account for anyone, a person's account only with its
+        own key (`token`).
         """
         rules = self.rules_for(game)
+        players = self._seat_accounts(players, token)
         _check_players(rules, players)
         options = rules.normalize_options(options)
         game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
@@ -204,7 +221,7 @@ class GameService:
         seat_tokens = {
             seat: tokens.new_token(game_id, seat)
             for seat, p in enumerate(players)
-            if not p.get("open") and not p.get("bot")
+            if not p.get("open") and not p.get("bot") and not p.get("account")
         }
         batch = make_batch(1, events, self.clock(), None, None)
         record = fold_entries(None, game_id, batch)
@@ -216,11 +233,44 @@ class GameService:
         self._committed(None, record, hashes)
         return record, seat_tokens, invites
 
+    def _seat_accounts(self, players: list[dict], token: str | None) -> list[dict]:
+        """The players with each account seat checked and named as its account is written:
+        AccountNotFound, or AccountKeyRequired for a person's account without its key."""
+        if not any(p.get("account") for p in players) and not auth.is_account_key(token):
+            return players
+        caller = auth.account_of(self.accounts, token) if auth.is_account_key(token) else None
+        seated = []
+        for seat, player in enumerate(players):
+            if not player.get("account"):
+                seated.append(player)
+                continue
+            account = self.accounts.get(player["account"])
+            if account is None:
+                raise AccountNotFound(f"seat {seat}: no account {player['account']!r}")
+            if not account.bot and (caller is None or caller.folded != account.folded):
+                raise AccountKeyRequired(
+                    f"seat {seat}: a person's account is seated only with its own key"
+                )
+            seated.append({"account": account.name, "name": account.name})
+        return seated
+
     def join(
-        self, game_id: str, seat: int, name: str, invite: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        name: str | None,
+        invite: str | None = None,
+        account_key: str | None = None,
     ) -> tuple[GameRecord, str]:
         """Take an open seat (with its join code, when it was opened with an invite); the game
-        starts (same batch) when it was the last one."""
+        starts (same batch) when it was the last one. With an account key the seat is the
+        account's, under its name."""
+        account = None
+        if account_key is not None:
+            account = auth.account_of(self.accounts, account_key).name
+            name = account
+        if name is None:
+            raise Unauthenticated("joining takes a name or an account key")
         for _ in range(MAX_RETRIES):
             loaded, _ = self.load_game(game_id)
             record = loaded.record
@@ -232,7 +282,7 @@ class GameService:
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.players[seat].get("invite"):
                 _check_invite(record.invites.get(seat), invite)
-            events = [log_events.seat_joined(seat, name)]
+            events = [log_events.seat_joined(seat, name, account)]
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
                 events += record.rules.start(len(record.players), record.options, chance)
@@ -254,24 +304,32 @@ class GameService:
         render: Render,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        seat: int | None = None,
     ) -> Answer:
         """Apply one command of the token's seat; answer as `render` says (200).
 
         The token is verified before the game is decided for its seat: a forged token costs
-        the same whatever the command (R2).
+        the same whatever the command (R2). An account key acts for the account's seat
+        (`seat` picks one of several, application.auth.account_seat).
         """
         if token is None:
             raise Unauthenticated("a seat's bearer token is required")
-        claim = auth.claim_of(token)
-        if claim.game_id != game_id:
-            auth.refuse_foreign(self.store, claim)
-        field = f"{claim.seat}:{idempotency_key}" if idempotency_key is not None else None
         # Only a request with an Idempotency-Key needs its fingerprint (stored, compared).
-        fingerprint = _fingerprint(command, expected_version) if field is not None else None
-        loaded, fresh, prior = self.cache.get(game_id), False, None
-        if loaded is None or claim.seat not in loaded.token_hashes:
-            (loaded, prior), fresh = self.load_game(game_id, field), True
-        actor = auth.verify(claim, loaded.token_hashes)
+        fingerprint = None
+        if idempotency_key is not None:
+            fingerprint = _fingerprint(command, expected_version)
+        if auth.is_account_key(token):
+            actor, loaded, prior, field = self._account_actor(game_id, token, seat, idempotency_key)
+            fresh = True
+        else:
+            claim = auth.claim_of(token)
+            if claim.game_id != game_id:
+                auth.refuse_foreign(self.store, claim)
+            field = f"{claim.seat}:{idempotency_key}" if idempotency_key is not None else None
+            loaded, fresh, prior = self.cache.get(game_id), False, None
+            if loaded is None or claim.seat not in loaded.token_hashes:
+                (loaded, prior), fresh = self.load_game(game_id, field), True
+            actor = auth.verify(claim, loaded.token_hashes)
         for _ in range(MAX_RETRIES):
             if prior is not None:
                 return _repeat(prior, fingerprint)
@@ -296,6 +354,20 @@ class GameService:
                 raise VersionConflict("the game has moved on", result.version)
             (loaded, prior), fresh = self.load_game(game_id, field), True
         raise VersionConflict("the game is too busy; try again", loaded.record.version)
+
+    def _account_actor(
+        self, game_id: str, key: str, seat: int | None, idempotency_key: str | None
+    ) -> tuple[auth.Actor, LoadedGame, dict | None, str | None]:
+        """An account key's actor in a game (the key verified first, then the newest version
+        read), with the prior answer of its Idempotency-Key, if any."""
+        account = auth.account_of(self.accounts, key).name
+        loaded, _ = self.load_game(game_id)
+        actor = auth.account_seat(loaded.record, account, seat)
+        if idempotency_key is None:
+            return actor, loaded, None, None
+        field = f"{actor.seat}:{idempotency_key}"
+        loaded, prior = self.load_game(game_id, field)
+        return actor, loaded, prior, field
 
     def decide(
         self,

@@ -35,9 +35,12 @@ def game_created(
     }
 
 
-def seat_joined(seat: int, name: str) -> dict:
-    """A person took an open seat."""
-    return {"type": SEAT_JOINED, "seat": seat, "name": name}
+def seat_joined(seat: int, name: str, account: str | None = None) -> dict:
+    """A person (or an account, by its key) took an open seat."""
+    event = {"type": SEAT_JOINED, "seat": seat, "name": name}
+    if account is not None:
+        event["account"] = account
+    return event
 
 
 def game_expired(waited_ms: int) -> dict:
@@ -47,9 +50,12 @@ def game_expired(waited_ms: int) -> dict:
 
 
 def stored_player(player: Mapping) -> dict:
-    """A seat as `game_created` records it: `{"open": true}`, or a name and maybe a bot."""
+    """A seat as `game_created` records it: `{"open": true}`, or a name and maybe a bot or
+    an account (`{"name": <account>, "account": <account>}`)."""
     if player.get("open"):
         return {"open": True, "invite": True} if player.get("invite") else {"open": True}
+    if player.get("account"):
+        return {"name": player["account"], "account": player["account"]}
     stored = {"name": player.get("name") or player["bot"]}
     if player.get("bot"):
         stored["bot"] = player["bot"]

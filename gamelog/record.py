@@ -102,7 +102,10 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
             raise CorruptLog(f"the log of game {game_id} does not open with {GAME_CREATED}")
         elif kind == SEAT_JOINED:
             players = list(record.players)
-            players[event["seat"]] = {"name": event["name"]}
+            joined = {"name": event["name"]}
+            if event.get("account"):
+                joined["account"] = event["account"]
+            players[event["seat"]] = joined
             record = replace(record, players=tuple(players))
         elif kind == GAME_EXPIRED:
             record = replace(record, expired=True)

@@ -25,13 +25,16 @@ def summary(record: GameRecord) -> dict:
 
 def public_player(seat: int, player: dict) -> dict:
     """A seat as anyone may see it."""
-    return {
+    shown = {
         "seat": seat,
         "name": player.get("name"),
         "bot": player.get("bot"),
         "open": bool(player.get("open")),
         "invite": bool(player.get("invite")),
     }
+    if player.get("account"):
+        shown["account"] = player["account"]
+    return shown
 
 
 class Writes:
@@ -99,6 +102,31 @@ def update(
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
     elif before is None or _bot_due(before):
         pipe.zrem(keys.bot_turns(), record.game_id)
+    _file_accounts(pipe, record, before)
+
+
+IN_PLAY = frozenset({"active", "final_round"})
+
+
+def _file_accounts(pipe, record: GameRecord, before: GameRecord | None) -> None:
+    """The per-account game sets: a seat taken by an account (at creation or join) files the
+    game under it; a status change moves it in or out of the account's games in play."""
+    member = {record.game_id: record.created_at}
+    status_changed = before is None or before.status != record.status
+    for seat, player in enumerate(record.players):
+        account = player.get("account")
+        if account is None:
+            continue
+        folded = account.lower()
+        if before is None or before.players[seat].get("account") != account:
+            pipe.zadd(keys.account_games(folded), member)
+            pipe.zadd(keys.account_games_of(folded, record.game), member)
+        elif not status_changed:
+            continue
+        if record.status in IN_PLAY:
+            pipe.zadd(keys.account_playing(folded), member)
+        else:
+            pipe.zrem(keys.account_playing(folded), record.game_id)
 
 
 def _file_by_status(

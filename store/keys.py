@@ -180,3 +180,37 @@ def tournament_game_job_id(tournament_id: str, first: int) -> str:
 def archive_job_id(tournament_id: str) -> str:
     """RQ job id of the job that builds a tournament's replay archive."""
     return f"archive-{tournament_id}"
+
+
+# ----- accounts ------------------------------------------------------------------------------
+# One account's keys carry the hash tag `{a:<lowercased name>}`; the key-hash index spans them.
+
+
+def _account(folded_name: str, part: str) -> str:
+    return f"{PREFIX}:account:{{a:{folded_name}}}:{part}"
+
+
+def account(folded_name: str) -> str:
+    """Hash: the account record (name as written, bot, webhook, key_hash, webhook_secret,
+    created_at), one per name folded to lower case."""
+    return _account(folded_name, "record")
+
+
+def account_games(folded_name: str) -> str:
+    """Sorted set of the games in which the account holds a seat, scored by creation (ms)."""
+    return _account(folded_name, "games")
+
+
+def account_games_of(folded_name: str, game: str) -> str:
+    """Sorted set of the account's games of the game `game` (its profile counts them)."""
+    return _account(folded_name, f"games:game:{game}")
+
+
+def account_playing(folded_name: str) -> str:
+    """Sorted set of the account's games in play (active or final round), by creation (ms)."""
+    return _account(folded_name, "playing")
+
+
+def account_key(key_hash: str) -> str:
+    """String: SHA-256 hex of an account key -> the account's folded name."""
+    return f"{PREFIX}:account-key:{key_hash}"

@@ -123,7 +123,8 @@ def test_join_errors(client, toy):
     gid = create(client, toy, [{"name": "ann"}, {"open": True}])["id"]
     assert client.post(f"/v1/games/{gid}/seats/0/join", json={"name": "x"}).status_code == 409
     assert client.post(f"/v1/games/{gid}/seats/7/join", json={"name": "x"}).status_code == 404
-    assert client.post(f"/v1/games/{gid}/seats/1/join", json={}).status_code == 422
+    # neither a name nor an account key (issue 12: a key joins without a name)
+    assert client.post(f"/v1/games/{gid}/seats/1/join", json={}).status_code == 401
     missing = client.post("/v1/games/nosuchgame0000000000/seats/1/join", json={"name": "x"})
     assert missing.status_code == 404
     assert error_of(missing)["code"] == "game_not_found"

@@ -1,0 +1,94 @@
+"""The /v1/accounts and /v1/me endpoints (application.accounts)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app, jsonify
+
+from api import extensions, quotas, schemas
+from api.auth import bearer_token
+from api.bodies import json_body, query
+from application.accounts import AccountService, NewAccount
+from application.errors import AccountNotFound
+from application.webhooks_policy import WebhookPolicy, allow_from_env, parse_allow
+
+blueprint = Blueprint("accounts", __name__, url_prefix="/v1")
+EXTENSION = "keltis_accounts"
+
+
+def init_app(app: Flask) -> None:
+    """An AccountService over the app's store; WEBHOOK_ALLOW (CIDRs) overrides
+    KELTIS_WEBHOOK_ALLOW."""
+    setting = app.config.get("WEBHOOK_ALLOW")
+    allow = parse_allow(setting) if setting is not None else allow_from_env()
+    policy = app.config.get("WEBHOOK_POLICY") or WebhookPolicy(allow)
+    client = app.extensions[extensions.EXTENSION].client
+    app.extensions[EXTENSION] = AccountService(client, policy)
+    app.register_blueprint(blueprint)
+
+
+def accounts() -> AccountService:
+    return current_app.extensions[EXTENSION]
+
+
+def _with_secrets(new: NewAccount, webhook: str | None) -> dict:
+    return schemas.use(schemas.NewAccountSchema).dump(
+        {
+            "name": new.record.name,
+            "bot": new.record.bot,
+            "webhook": webhook,
+            "key": new.key,
+            "webhook_secret": new.webhook_secret,
+        }
+    )
+
+
+@blueprint.post("/accounts")
+def create_account():
+    body = json_body(schemas.use(schemas.CreateAccountSchema))
+    quotas.account_requested()
+    new = accounts().sign_up(body["name"], body["bot"], body["webhook"])
+    response = jsonify(_with_secrets(new, new.record.webhook))
+    response.status_code = 201
+    response.headers["Location"] = f"/v1/accounts/{new.record.name}"
+    return response
+
+
+@blueprint.get("/accounts/<name>")
+def get_account(name: str):
+    if not schemas.ACCOUNT_NAME_RE.fullmatch(name):
+        raise AccountNotFound("no account of this name")
+    return jsonify(schemas.use(schemas.AccountSchema).dump(accounts().profile(name)))
+
+
+@blueprint.get("/me")
+def get_me():
+    service_ = accounts()
+    record = service_.authenticate(bearer_token())
+    return jsonify(schemas.use(schemas.OwnAccountSchema).dump(service_.own(record)))
+
+
+@blueprint.patch("/me")
+def patch_me():
+    service_ = accounts()
+    record = service_.authenticate(bearer_token())
+    body = json_body(schemas.use(schemas.PatchMeSchema))
+    record = service_.set_webhook(record, body["webhook"])
+    return jsonify(schemas.use(schemas.OwnAccountSchema).dump(service_.own(record)))
+
+
+@blueprint.post("/me/key")
+def rotate_key():
+    service_ = accounts()
+    record = service_.authenticate(bearer_token())
+    new = service_.rotate_key(record)
+    return jsonify(_with_secrets(new, record.webhook))
+
+
+@blueprint.get("/me/games")
+def my_games():
+    service_ = accounts()
+    record = service_.authenticate(bearer_token())
+    args = query(schemas.use(schemas.MyGamesQuerySchema))
+    games, next_cursor = service_.games(record, args.get("status"), args["cursor"], args["limit"])
+    payload = {"games": games, "next_cursor": next_cursor}
+    return jsonify(schemas.use(schemas.MyGamesSchema).dump(payload))

@@ -1,0 +1,135 @@
+"""The use cases of accounts: sign up, profiles, webhook, key rotation, the caller's games.
+
+An account key is `kk_<secret>` (192 random bits), shown once (at sign-up or rotation) and
+stored only as its SHA-256; application.auth resolves it. The webhook secret (192 random
+bits) is stored as is (the webhook caller signs with it) and shown only with a new key: a
+rotation renews both.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import orjson
+import redis
+
+from application import auth
+from application.errors import AccountNotFound, NameTaken
+from application.webhooks_policy import WebhookPolicy
+from domain.registry import game_names
+from store import keys
+from store.accounts import AccountRecord, AccountStore
+from store.clock import now_ms
+from store.index import IN_PLAY
+
+SECRET_BYTES = 24  # 192 random bits
+
+
+@dataclass(frozen=True, slots=True)
+class NewAccount:
+    """A created account (or a rotated key) with its secrets, shown once."""
+
+    record: AccountRecord
+    key: str
+    webhook_secret: str
+
+
+class AccountService:
+    """Accounts over the service's Redis."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        policy: WebhookPolicy,
+        clock: Callable[[], int] = now_ms,
+    ):
+        self.client = client
+        self.store = AccountStore(client)
+        self.policy = policy
+        self.clock = clock
+
+    def sign_up(self, name: str, bot: bool, webhook: str | None) -> NewAccount:
+        """A new account; NameTaken when the name is taken (ignoring case),
+        WebhookNotAllowed for a webhook outside the allow-list."""
+        if webhook is not None:
+            self.policy.check(webhook)
+        key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
+        record = AccountRecord(name, bot, webhook, auth.key_digest(key), secret, self.clock())
+        if not self.store.create(record):
+            raise NameTaken(f"the name {name!r} is taken")
+        return NewAccount(record, key, secret)
+
+    def authenticate(self, key: str | None) -> AccountRecord:
+        """The account of a key (Unauthenticated otherwise)."""
+        return auth.account_of(self.store, key)
+
+    def profile(self, name: str) -> dict:
+        """The public profile: name, bot, games played per game."""
+        record = self.store.get(name)
+        if record is None:
+            raise AccountNotFound("no account of this name")
+        return self.public(record)
+
+    def public(self, record: AccountRecord) -> dict:
+        return {
+            "name": record.name,
+            "bot": record.bot,
+            "created_at": record.created_at,
+            "games_played": self.store.games_played(record.name, sorted(game_names())),
+        }
+
+    def own(self, record: AccountRecord) -> dict:
+        """The owner's view: the profile plus the webhook (never the key or the secret)."""
+        return {**self.public(record), "webhook": record.webhook}
+
+    def set_webhook(self, record: AccountRecord, webhook: str | None) -> AccountRecord:
+        if webhook is not None:
+            self.policy.check(webhook)
+        self.store.set_webhook(record.name, webhook)
+        return self.store.get(record.name) or record
+
+    def rotate_key(self, record: AccountRecord) -> NewAccount:
+        """A new key and webhook secret; the old key stops working at once."""
+        key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
+        self.store.rotate(record, auth.key_digest(key), secret)
+        return NewAccount(record, key, secret)
+
+    def games(
+        self, record: AccountRecord, status: str | None, offset: int, limit: int
+    ) -> tuple[list[dict], int | None]:
+        """One page of the account's games, newest first: `status` "active" lists the games
+        in play (active or final round), another status filters by it, None lists all."""
+        playing = status == "active"
+        ids, total = self.store.game_ids(record.name, playing, offset, limit)
+        found = []
+        summaries = self.client.hmget(keys.game_summaries(), ids) if ids else []
+        for raw in summaries:
+            if raw is None:
+                continue
+            summary = orjson.loads(raw)
+            if playing and summary["status"] not in IN_PLAY:
+                continue
+            if not playing and status is not None and summary["status"] != status:
+                continue
+            found.append(_my_game(summary, record.name))
+        end = offset + len(ids)
+        return found, end if total > end else None
+
+
+def _my_game(summary: dict, name: str) -> dict:
+    folded = name.lower()
+    seats = [p["seat"] for p in summary["players"] if (p.get("account") or "").lower() == folded]
+    to_move = summary["to_move"]
+    return {
+        "id": summary["id"],
+        "game": summary["game"],
+        "status": summary["status"],
+        "version": summary["version"],
+        "seats": seats,
+        "to_move": to_move,
+        "my_turn": summary["status"] in IN_PLAY and to_move in seats,
+        "deadline": None,  # turn clocks (issue 12 item 3) fill it in
+        "updated_at": summary["updated_at"],
+    }

@@ -1,0 +1,128 @@
+"""Accounts in Redis: one hash per name folded to lower case, and an index from the SHA-256
+of each account key to that name. Storage only: no rule is decided here.
+
+A name is claimed atomically (a script that writes the record only if none exists). A key
+rotation swaps the index entry and the record's hash together (MULTI on a standalone Redis),
+so an old key stops resolving at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+from redis.cluster import RedisCluster
+
+from store import keys
+from store.codec import text
+from store.eventstore import load_script
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRecord:
+    """One stored account. `key_hash` and `webhook_secret` never leave the server through
+    a read endpoint."""
+
+    name: str
+    bot: bool
+    webhook: str | None
+    key_hash: str
+    webhook_secret: str
+    created_at: int
+
+    @property
+    def folded(self) -> str:
+        return fold(self.name)
+
+
+def fold(name: str) -> str:
+    """The name as stored and compared: lower case."""
+    return name.lower()
+
+
+def _fields(record: AccountRecord) -> list[str]:
+    return [
+        "name", record.name,
+        "bot", "1" if record.bot else "0",
+        "webhook", record.webhook or "",
+        "key_hash", record.key_hash,
+        "webhook_secret", record.webhook_secret,
+        "created_at", str(record.created_at),
+    ]  # fmt: skip
+
+
+def _record(raw: dict) -> AccountRecord | None:
+    if not raw:
+        return None
+    data = {text(k): text(v) for k, v in raw.items()}
+    return AccountRecord(
+        name=data["name"],
+        bot=data["bot"] == "1",
+        webhook=data.get("webhook") or None,
+        key_hash=data["key_hash"],
+        webhook_secret=data["webhook_secret"],
+        created_at=int(data["created_at"]),
+    )
+
+
+class AccountStore:
+    """Reads and writes account records and the key-hash index."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self.clustered = isinstance(client, RedisCluster)
+        self.create_script = client.register_script(load_script("account_create.lua"))
+
+    def create(self, record: AccountRecord) -> bool:
+        """Store a new account and index its key; False when the name (folded) is taken."""
+        folded = record.folded
+        if self.clustered:  # the two keys sit on different slots: claim the name, then index
+            if not self.create_script(keys=[keys.account(folded)], args=[*_fields(record), ""]):
+                return False
+            self.client.set(keys.account_key(record.key_hash), folded)
+            return True
+        script_keys = [keys.account(folded), keys.account_key(record.key_hash)]
+        return bool(self.create_script(keys=script_keys, args=[*_fields(record), folded]))
+
+    def get(self, name: str) -> AccountRecord | None:
+        """The account of `name` (any case), or None."""
+        return _record(self.client.hgetall(keys.account(fold(name))))
+
+    def name_of_key(self, key_hash: str) -> str | None:
+        """The folded name the key hash is indexed to, or None."""
+        found = self.client.get(keys.account_key(key_hash))
+        return None if found is None else text(found)
+
+    def set_webhook(self, name: str, webhook: str | None) -> None:
+        self.client.hset(keys.account(fold(name)), "webhook", webhook or "")
+
+    def rotate(self, record: AccountRecord, key_hash: str, webhook_secret: str) -> None:
+        """Replace the account's key (its hash) and webhook secret; the old key's index entry
+        is removed in the same transaction (standalone Redis)."""
+        folded = record.folded
+        pipe = self.client.pipeline(transaction=not self.clustered)
+        pipe.delete(keys.account_key(record.key_hash))
+        pipe.hset(
+            keys.account(folded), mapping={"key_hash": key_hash, "webhook_secret": webhook_secret}
+        )
+        pipe.set(keys.account_key(key_hash), folded)
+        pipe.execute()
+
+    def games_played(self, name: str, games: list[str]) -> dict[str, int]:
+        """How many games of each of `games` the account holds a seat in."""
+        folded = fold(name)
+        pipe = self.client.pipeline(transaction=False)
+        for game in games:
+            pipe.zcard(keys.account_games_of(folded, game))
+        return dict(zip(games, pipe.execute(), strict=True))
+
+    def game_ids(self, name: str, playing: bool, offset: int, limit: int) -> tuple[list[str], int]:
+        """One page of the account's game ids, newest first (only those in play when
+        `playing`), and the set's size."""
+        folded = fold(name)
+        key = keys.account_playing(folded) if playing else keys.account_games(folded)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrevrange(key, offset, offset + limit - 1)
+        pipe.zcard(key)
+        ids, total = pipe.execute()
+        return [text(i) for i in ids], total
