@@ -289,8 +289,8 @@ def test_T6_kobold_chains_over_several_turns():
 
 
 def test_T6_clover_moves_a_marker_one_field():
-    # pink 4 is a clover; then brown 4 -> 5 (stone)
-    state = make_state(markers={0: {"pink": 1, "brown": 4}}, dice=["pink"] * 3 + ["blue"] * 2)
+    # pink 7 is a clover (W2); then brown 4 -> 5 (stone)
+    state = make_state(markers={0: {"pink": 4, "brown": 4}}, dice=["pink"] * 3 + ["blue"] * 2)
     state, events = apply(state, 0, {"action": "move", "color": "pink"}, ScriptedChance())
     assert events[-1] == {"type": "clover_gained", "seat": 0}
     assert state.stage == CLOVER and state.to_move == 0
