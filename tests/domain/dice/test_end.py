@@ -7,7 +7,7 @@ import pytest
 from domain.dice import RULES
 from domain.dice.board import COLORS
 from domain.dice.scoring import tile_points
-from domain.dice.state import OVER
+from domain.dice.state import FINISHED
 from domain.errors import GameOver
 from tests.domain.dice.helpers import ScriptedChance, apply, make_state
 
@@ -62,7 +62,7 @@ def test_F1_player_with_all_four_markers_in_goal_ends_game(players):
     state, events = apply(state, 0, {"action": "move", "color": "blue"}, ScriptedChance())
     assert events[-1]["type"] == "game_ended"
     assert events[-1]["reason"] == "all_markers_in_goal"
-    assert state.stage == OVER
+    assert state.step == FINISHED
 
 
 def test_F1_all_four_in_goal_alone_ends_a_four_player_game_below_threshold():
@@ -85,7 +85,7 @@ def test_F1_bonus_of_the_ending_field_is_not_used():
 def test_F1_clover_move_can_end_the_game_too():
     markers = goal_setup(2, 4)
     markers[0]["green"] = 6
-    state = make_state(markers=markers, stage="clover")
+    state = make_state(markers=markers, step="clover")
     state, events = apply(state, 0, {"action": "clover", "color": "green"}, ScriptedChance())
     assert events[-1]["type"] == "game_ended" and RULES.phase(state) == "finished"
 
@@ -121,7 +121,7 @@ def test_F2_each_marker_scores_its_field_value(field, value):
 
 
 def finished(state):
-    return state.replace(stage=OVER, end="goal_markers")
+    return state.replace(step=FINISHED, end="goal_markers")
 
 
 def test_F2_F3_breakdown_and_result_shape():
