@@ -25,7 +25,7 @@ DIRECTION_NAMES = (None, "ascending", "descending")
 
 
 class Step(StrEnum):
-    """Where the game stands within a turn (`CardState.step`; the view's "step")."""
+    """Where a turn stands: `CardState.step` holds its value (the view's "step")."""
 
     PLAY = "play"  # the seat to move plays a card (P1-P4)
     DRAW = "draw"  # the same seat draws what it owes (D1)
@@ -33,9 +33,9 @@ class Step(StrEnum):
     FINISHED = "finished"  # the game is over (K4)
 
 
-# The steps as module constants: the hot paths compare against a global, not an enum
-# attribute (the same objects, so `==` is an identity check).
-PLAY, DRAW, FINAL_ROUND, FINISHED = Step.PLAY, Step.DRAW, Step.FINAL_ROUND, Step.FINISHED
+# The steps as the state holds them: plain `str` values, not enum members, because the hot
+# paths compare them on every step and CPython only specialises `==` for exact str / int.
+PLAY, DRAW, FINAL_ROUND, FINISHED = (step.value for step in Step)
 PHASE_OF_STEP = {
     PLAY: Phase.ACTIVE,
     DRAW: Phase.ACTIVE,

@@ -48,8 +48,8 @@ def public_view(state) -> dict:
     return {
         "game": GAME,
         "players": state.setup.players,
-        "phase": PHASE_OF_STEP[state.step].value,
-        "step": state.step.value,
+        "phase": str(PHASE_OF_STEP[state.step]),
+        "step": state.step,
         "to_move": state.to_move,
         "draws_owed": state.draws_owed,
         "banned_piles": [ROWS[p] for p in range(6) if state.banned >> p & 1],

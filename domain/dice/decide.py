@@ -225,7 +225,7 @@ def end_reason(state: DiceState, mover: int) -> str | None:
 
 def _pass(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
     return [
-        {"type": "passed", "seat": seat, "stage": state.step.value},
+        {"type": "passed", "seat": seat, "stage": state.step},
         roll_event(state.rolls, (seat + 1) % state.players, chance),
     ]
 

@@ -23,7 +23,7 @@ SUPPLY = 40  # W4: wishing-stone tiles
 
 
 class Step(StrEnum):
-    """Where the game stands within a turn (`DiceState.step`; the view's "stage")."""
+    """Where a turn stands: `DiceState.step` holds its value (the view's "stage")."""
 
     ROLL = "roll"  # dice rolled: keep or reroll (T1)
     MOVE = "move"  # dice final: move a colour or pass (T3)
@@ -31,9 +31,9 @@ class Step(StrEnum):
     FINISHED = "finished"  # the game has ended (F1)
 
 
-# The steps as module constants: the hot paths compare against a global, not an enum
-# attribute (the same objects, so `==` is an identity check).
-ROLL, MOVE, CLOVER, FINISHED = Step.ROLL, Step.MOVE, Step.CLOVER, Step.FINISHED
+# The steps as the state holds them: plain `str` values, not enum members, because the hot
+# paths compare them on every step and CPython only specialises `==` for exact str / int.
+ROLL, MOVE, CLOVER, FINISHED = (step.value for step in Step)
 PHASE_OF_STEP = {
     ROLL: Phase.ACTIVE,
     MOVE: Phase.ACTIVE,
@@ -66,7 +66,7 @@ class DiceState:
     positions: tuple[tuple[int, ...], ...]
     rerolled: bool
     rolls: int  # rolls and rerolls so far: the next one uses label f"roll:{rolls}"
-    step: Step
+    step: str  # a Step value
     supply: int
     tiles: tuple[int, ...]
     to_move: int

@@ -12,7 +12,6 @@ from domain.card.state import (
     NEXT_STATUS,
     PLAY,
     Setup,
-    Step,
     initial_state,
 )
 
@@ -42,7 +41,7 @@ def position(
     removed: list | None = None,
     stones_taken: dict | None = None,
     to_move: int = 0,
-    step: Step = PLAY,
+    step: str = PLAY,
     draws_owed: int = 0,
     banned: tuple = (),
     ender: int | None = None,

@@ -48,7 +48,7 @@ def make_state(
         tiles=held,
         supply=40 - sum(held) if supply is None else supply,
         dice=tuple(FACE_INDEX[f] for f in (dice or ["brown"] * 5)),
-        step=Step(step),
+        step=Step(step).value,
         to_move=to_move,
         rolls=rolls,
     )
