@@ -1,7 +1,8 @@
-"""The immutable state of one keltis-card game, and the row-status tables (P3, P4).
+"""The immutable state of one keltis-card game, its turn `Step`, and the row-status
+tables (P3, P4).
 
 A `CardState` is never mutated once built: `evolve` copies it (`clone`) and replaces only
-the fields that change; everything inside is a tuple or an int, shared between states.
+the fields that change; everything inside is a tuple, an int or a str, shared between states.
 
 Row status (one small int per colour row, so that a lay is a table lookup):
     0            empty row

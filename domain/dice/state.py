@@ -1,4 +1,4 @@
-"""The state of one keltis-dice game: a small immutable-by-convention value.
+"""The state of one keltis-dice game (a small immutable-by-convention value), its turn `Step`.
 
 `DiceState` is never mutated after it is built: `evolve` makes a shallow copy (`replace`)
 and swaps only the fields an event changes, so unchanged tuples are shared between states.
