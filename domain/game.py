@@ -5,12 +5,21 @@ A game is a module-level object `RULES` in `domain/<game>/__init__.py` that sati
 
 Events are JSON-ready dicts with a `"type"`; hidden fields follow `domain.visibility`.
 Commands (moves) are JSON-ready dicts with an `"action"`, exactly as clients POST them.
+
+Both games are built alike (`domain/card/`, `domain/dice/`): `rules.py` (the `GameRules`
+object), `state.py` (the state and its turn `Step`), `commands.py` (the game's `Command`
+type, parsing, legal moves), `decide.py` (options, start, commands -> events), `evolve.py`
+(events -> state), `scoring.py` (the `Outcome`), `view.py` (R2) and `bots.py`, beside the
+game's components (`cards.py`, `board.py`).
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from domain.chance import Chance
@@ -19,9 +28,51 @@ from domain.chance import Chance
 # legal moves and a random source handed in from outside, and returns one of the moves.
 Bot = Callable[[dict, list, random.Random], dict]
 
-ACTIVE = "active"
-FINAL_ROUND = "final_round"
-FINISHED = "finished"
+
+class Phase(StrEnum):
+    """Where a whole game stands; the values are the strings views and the API show."""
+
+    ACTIVE = "active"
+    FINAL_ROUND = "final_round"  # keltis-card only (E3)
+    FINISHED = "finished"
+
+
+# The phases as module constants (imported by the store, replays and workers).
+ACTIVE = Phase.ACTIVE
+FINAL_ROUND = Phase.FINAL_ROUND
+FINISHED = Phase.FINISHED
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: every seat's total, the winners (all seats tied at
+    the top: K4, F4) and each seat's score item by item (JSON-ready, game-specific)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    breakdown: tuple[dict, ...]
+
+    @classmethod
+    def of(cls, breakdown: Sequence[dict]) -> Outcome:
+        """The outcome of per-seat breakdowns, each with its `"total"`."""
+        scores = tuple(part["total"] for part in breakdown)
+        best = max(scores)
+        winners = tuple(seat for seat, score in enumerate(scores) if score == best)
+        return cls(scores, winners, tuple(breakdown))
+
+    @property
+    def shared(self) -> bool:
+        """Whether more than one seat wins."""
+        return len(self.winners) > 1
+
+    def to_dict(self) -> dict:
+        """{"scores", "winners", "shared", "breakdown"}: JSON-ready, the caller's own copy."""
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "shared": self.shared,
+            "breakdown": copy.deepcopy(list(self.breakdown)),
+        }
 
 
 class GameRules(Protocol):
@@ -53,7 +104,7 @@ class GameRules(Protocol):
     def to_move(self, state: Any) -> int | None:
         """The seat expected to act, or None when the game is over."""
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: Any) -> Phase:
         """ACTIVE, FINAL_ROUND or FINISHED."""
 
     def view(self, state: Any, viewer: int | None) -> dict:
@@ -64,4 +115,4 @@ class GameRules(Protocol):
 
     def result(self, state: Any) -> dict | None:
         """None until finished; then {"scores": [...], "winners": [...], "shared": bool,
-        "breakdown": [...]}."""
+        "breakdown": [...]} (`Outcome.to_dict()`; both games also offer `outcome(state)`)."""

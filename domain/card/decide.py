@@ -1,4 +1,5 @@
-"""Commands to events: `start` (S1, S2) and `decide` (every rule of a turn)."""
+"""Options and commands to events: `normalize_options`, `start` (S1, S2) and `decide`
+(every rule of a turn)."""
 
 from __future__ import annotations
 
@@ -15,21 +16,21 @@ from domain.card.cards import (
     ROWS,
     VALUE_OF,
 )
-from domain.card.evolve import REDUCERS
-from domain.card.moves import (
+from domain.card.commands import (
     DECK_SOURCE,
     DRAW_BASE,
     LAY_BASE,
     SOURCES,
     STOP_CODE,
     WISH_BASE,
-    Move,
+    CardCommand,
     describe,
     legal_options,
     parse,
 )
-from domain.card.scoring import score_table
-from domain.card.state import CLOSED, DRAW, FINAL, LAST_VALUE, NEXT_STATUS, OVER, PLAY
+from domain.card.evolve import REDUCERS
+from domain.card.scoring import outcome
+from domain.card.state import CLOSED, DRAW, FINAL_ROUND, FINISHED, PLAY
 from domain.chance import Chance
 from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
@@ -85,12 +86,12 @@ def _why_illegal(state, seat: int, code: int) -> IllegalMove:
     """The rule a parsed but illegal command breaks."""
     what = describe(code)
     hand = state.hands[seat]
-    sub = state.sub
-    if sub == DRAW and what[0] != "draw":
+    step = state.step
+    if step == DRAW and what[0] != "draw":
         return IllegalMove(f"draw {state.draws_owed} card(s) now", rule="D1")
-    if sub == FINAL and what[0] not in ("lay", "stop"):
+    if step == FINAL_ROUND and what[0] not in ("lay", "stop"):
         return IllegalMove("in the final round you may only lay cards or stop", rule="E3")
-    if sub == PLAY and what[0] in ("draw", "stop"):
+    if step == PLAY and what[0] in ("draw", "stop"):
         rule = "E3" if what[0] == "stop" else "P1"
         return IllegalMove("play a card first (discard, wish or lay)", rule=rule)
     if what[0] == "draw":
@@ -112,7 +113,7 @@ def _why_illegal(state, seat: int, code: int) -> IllegalMove:
         rule = "P4" if kind >= POINT_BASE else "P3"
         if kind not in hand:
             return IllegalMove(f"{NAMES[kind]} is not in your hand", rule=rule)
-        status = state.status[seat][row]
+        status = state.row_status[seat][row]
         if kind >= POINT_BASE:
             return IllegalMove(
                 "a point card goes on your point row or on an open row ending in its value",
@@ -137,11 +138,11 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
     if code < WISH_BASE:
         kind, row = divmod(code - LAY_BASE, 6)
         events = [{"type": "card_laid", "seat": seat, "card": NAMES[kind], "row": ROWS[row]}]
-        if state.sub == PLAY:
+        if state.step == PLAY:
             if (
                 kind < POINT_BASE
                 and kind % 12 == END
-                and state.status[seat][row] < CLOSED
+                and state.row_status[seat][row] < CLOSED
                 and state.closed_rows + 1 >= FIFTH_ROW
             ):
                 events.append(
@@ -189,25 +190,25 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
 def _game_ended(state, events: list[dict]) -> dict:
     for event in events:
         state = REDUCERS[event["type"]](state, event)
-    table = score_table(state)
+    result = outcome(state)
     return {
         "type": "game_ended",
-        "scores": table["scores"],
-        "winners": table["winners"],
-        "shared": table["shared"],
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "shared": result.shared,
     }
 
 
 def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> list[dict]:
     """The events of one legal command; raises a DomainError naming the broken rule."""
-    if state.sub == OVER:
+    if state.step == FINISHED:
         raise GameOver("the game is over", rule="K4")
     if seat != state.to_move:
         raise NotYourTurn(f"it is seat {state.to_move}'s turn", rule="S2")
-    code = command.code if type(command) is Move else parse(command)
+    code = (command if type(command) is CardCommand else parse(command)).code
     if code not in legal_options(state)[0]:
         raise _why_illegal(state, seat, code)
     return _events_for(state, seat, code)
 
 
-__all__ = ["LAST_VALUE", "NEXT_STATUS", "decide", "normalize_options", "start"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "decide", "normalize_options", "start"]

@@ -31,9 +31,9 @@ from domain.card.cards import KIND_OF, PILE_OF, POINT_BASE, ROWS
 from domain.card.state import (
     CLOSED,
     DRAW,
-    FINAL,
+    FINAL_ROUND,
+    FINISHED,
     NEXT_STATUS,
-    OVER,
     PLAY,
     Setup,
     initial_state,
@@ -82,7 +82,7 @@ def _card_discarded(state, event):
     new.hands = _replace(state.hands, seat, _without(state.hands[seat], kind))
     new.piles = _replace(state.piles, pile, (*state.piles[pile], kind))
     new.banned = state.banned | 1 << pile
-    new.sub = DRAW
+    new.step = DRAW
     new.draws_owed = 1
     return new
 
@@ -105,7 +105,7 @@ def _stone_wished(state, event):
     new.banned = banned
     new.stones_table = state.stones_table & ~stone
     new.stones_held = _replace(state.stones_held, seat, state.stones_held[seat] | stone)
-    new.sub = DRAW
+    new.step = DRAW
     new.draws_owed = 2
     return new
 
@@ -114,7 +114,7 @@ def _advance_final(new, players: int) -> None:
     new.laid_in_final = 0
     new.final_left -= 1
     if new.final_left <= 0:
-        new.sub = OVER
+        new.step = FINISHED
         new.to_move = None
     else:
         new.to_move = (new.to_move + 1) % players
@@ -129,16 +129,16 @@ def _card_laid(state, event):
     seat_rows = state.rows[seat]
     new.rows = _replace(state.rows, seat, _replace(seat_rows, row, (*seat_rows[row], kind)))
     if kind < POINT_BASE:
-        status = state.status[seat]
+        status = state.row_status[seat]
         before = status[row]
         after = NEXT_STATUS[before][kind % 12]
-        new.status = _replace(state.status, seat, _replace(status, row, after))
+        new.row_status = _replace(state.row_status, seat, _replace(status, row, after))
         if after == CLOSED and before != CLOSED:
             new.closed_rows = state.closed_rows + 1
-    if state.sub == PLAY:
-        new.sub = DRAW
+    if state.step == PLAY:
+        new.step = DRAW
         new.draws_owed = 1
-    elif state.sub == FINAL:
+    elif state.step == FINAL_ROUND:
         new.laid_in_final = state.laid_in_final + 1
         if new.laid_in_final >= 2:
             _advance_final(new, state.setup.players)
@@ -160,7 +160,7 @@ def _card_drawn(state, event):
     owed = state.draws_owed - 1
     new.draws_owed = owed
     if owed <= 0:
-        new.sub = PLAY
+        new.step = PLAY
         new.banned = 0
         new.to_move = (seat + 1) % state.setup.players
     return new
@@ -169,7 +169,7 @@ def _card_drawn(state, event):
 def _final_round_started(state, event):
     by_seat = event["by_seat"]
     new = state.clone()
-    new.sub = FINAL
+    new.step = FINAL_ROUND
     new.draws_owed = 0
     new.banned = 0
     new.ender = by_seat
@@ -187,10 +187,10 @@ def _player_stopped(state, event):
 
 
 def _game_ended(state, event):
-    if state.sub == OVER:
+    if state.step == FINISHED:
         return state
     new = state.clone()
-    new.sub = OVER
+    new.step = FINISHED
     new.to_move = None
     return new
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.card.cards import COLOURS, POINT_ROW, stones_of
+from domain.game import Outcome
 
 # K1: points of a colour row by its number of cards (9 or more: 10; never started: 0).
 ROW_POINTS = (0, -4, -3, -2, 1, 2, 3, 6, 7, 10)
@@ -36,18 +37,11 @@ def seat_breakdown(rows: tuple, stones_mask: int) -> dict:
     }
 
 
-def score_table(state) -> dict:
-    """{"scores", "winners", "shared", "breakdown"} of a state (K4: all tied top seats win)."""
-    breakdown = [
-        seat_breakdown(state.rows[seat], state.stones_held[seat])
-        for seat in range(state.setup.players)
-    ]
-    scores = [part["total"] for part in breakdown]
-    best = max(scores)
-    winners = [seat for seat, score in enumerate(scores) if score == best]
-    return {
-        "scores": scores,
-        "winners": winners,
-        "shared": len(winners) > 1,
-        "breakdown": breakdown,
-    }
+def outcome(state) -> Outcome:
+    """Every seat's score and the winners (K4: all tied top seats win)."""
+    return Outcome.of(
+        [
+            seat_breakdown(state.rows[seat], state.stones_held[seat])
+            for seat in range(state.setup.players)
+        ]
+    )

@@ -1,7 +1,8 @@
-"""The immutable state of one keltis-card game, and the row-status tables (P3, P4).
+"""The immutable state of one keltis-card game, its turn `Step`, and the row-status
+tables (P3, P4).
 
 A `CardState` is never mutated once built: `evolve` copies it (`clone`) and replaces only
-the fields that change; everything inside is a tuple or an int, shared between states.
+the fields that change; everything inside is a tuple, an int or a str, shared between states.
 
 Row status (one small int per colour row, so that a lay is a table lookup):
     0            empty row
@@ -11,7 +12,10 @@ Row status (one small int per colour row, so that a lay is a table lookup):
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from domain.card.cards import END
+from domain.game import Phase
 
 EMPTY = 0
 CLOSED = 34
@@ -20,9 +24,35 @@ STATUS_COUNT = 36
 UNDECIDED, ASCENDING, DESCENDING = 0, 1, 2
 DIRECTION_NAMES = (None, "ascending", "descending")
 
-# Sub-phases of a game.
-PLAY, DRAW, FINAL, OVER = 0, 1, 2, 3
-SUB_PHASE_NAMES = ("play", "draw", "final_round", "finished")
+
+class Step(StrEnum):
+    """Where a turn stands: `CardState.step` holds its value (the view's "step")."""
+
+    PLAY = "play"  # the seat to move plays a card (P1-P4)
+    DRAW = "draw"  # the same seat draws what it owes (D1)
+    FINAL_ROUND = "final_round"  # lay up to two cards or stop (E3)
+    FINISHED = "finished"  # the game is over (K4)
+
+
+# The steps as the state holds them: plain `str` values, not enum members, because the hot
+# paths compare them on every step and CPython only specialises `==` for exact str / int.
+PLAY, DRAW, FINAL_ROUND, FINISHED = (step.value for step in Step)
+PHASE_OF_STEP = {
+    PLAY: Phase.ACTIVE,
+    DRAW: Phase.ACTIVE,
+    FINAL_ROUND: Phase.FINAL_ROUND,
+    FINISHED: Phase.FINISHED,
+}
+
+
+def phase_of(state) -> Phase:
+    """The phase of the whole game: ACTIVE, FINAL_ROUND or FINISHED."""
+    return PHASE_OF_STEP[state.step]
+
+
+def to_move(state) -> int | None:
+    """The seat expected to act, or None when the game is over."""
+    return state.to_move
 
 
 def open_status(direction: int, value: int) -> int:
@@ -92,12 +122,12 @@ class CardState:
         "hands",
         "laid_in_final",
         "piles",
+        "row_status",
         "rows",
         "setup",
-        "status",
+        "step",
         "stones_held",
         "stones_table",
-        "sub",
         "to_move",
     )
 
@@ -108,13 +138,13 @@ class CardState:
         new.deck_pos = self.deck_pos
         new.hands = self.hands
         new.rows = self.rows
-        new.status = self.status
+        new.row_status = self.row_status
         new.piles = self.piles
         new.stones_table = self.stones_table
         new.stones_held = self.stones_held
         new.closed_rows = self.closed_rows
         new.to_move = self.to_move
-        new.sub = self.sub
+        new.step = self.step
         new.draws_owed = self.draws_owed
         new.banned = self.banned
         new.final_left = self.final_left
@@ -141,13 +171,13 @@ def initial_state(setup: Setup, hands: tuple) -> CardState:
     state.deck_pos = 0
     state.hands = hands
     state.rows = tuple(((),) * 6 for _ in range(players))
-    state.status = tuple((EMPTY,) * 5 for _ in range(players))
+    state.row_status = tuple((EMPTY,) * 5 for _ in range(players))
     state.piles = ((),) * 6
     state.stones_table = sum(1 << v for v in range(1, 10))
     state.stones_held = (0,) * players
     state.closed_rows = 0
     state.to_move = 0
-    state.sub = PLAY
+    state.step = PLAY
     state.draws_owed = 0
     state.banned = 0
     state.final_left = 0

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from domain.card.cards import COLOURS, NAMES, POINT, ROWS, stones_of
-from domain.card.scoring import score_table, seat_breakdown
-from domain.card.state import CLOSED, OVER, SUB_PHASE_NAMES, direction_of
-from domain.game import ACTIVE, FINAL_ROUND, FINISHED
+from domain.card.scoring import outcome, seat_breakdown
+from domain.card.state import CLOSED, FINISHED, PHASE_OF_STEP, direction_of
 
 GAME = "keltis-card"
-
-
-def phase_name(state) -> str:
-    """ACTIVE, FINAL_ROUND or FINISHED."""
-    if state.sub == OVER:
-        return FINISHED
-    return FINAL_ROUND if state.ender is not None else ACTIVE
 
 
 def _names(kinds) -> list[str]:
@@ -23,7 +15,7 @@ def _names(kinds) -> list[str]:
 
 def _seat_public(state, seat: int) -> dict:
     rows = state.rows[seat]
-    status = state.status[seat]
+    status = state.row_status[seat]
     colour_rows = {
         COLOURS[c]: {
             "cards": _names(rows[c]),
@@ -56,8 +48,8 @@ def public_view(state) -> dict:
     return {
         "game": GAME,
         "players": state.setup.players,
-        "phase": phase_name(state),
-        "step": SUB_PHASE_NAMES[state.sub],
+        "phase": str(PHASE_OF_STEP[state.step]),
+        "step": state.step,
         "to_move": state.to_move,
         "draws_owed": state.draws_owed,
         "banned_piles": [ROWS[p] for p in range(6) if state.banned >> p & 1],
@@ -69,13 +61,13 @@ def public_view(state) -> dict:
         "closed_rows": state.closed_rows,
         "seats": [_seat_public(state, seat) for seat in range(state.setup.players)],
         "final_round": final,
-        "result": score_table(state) if state.sub == OVER else None,
+        "result": outcome(state).to_dict() if state.step == FINISHED else None,
     }
 
 
 def view(state, viewer: int | None) -> dict:
     """The state as `viewer` may see it: public info plus the viewer's own hand only."""
-    if state.sub == OVER:
+    if state.step == FINISHED:
         return full_view(state)
     result = public_view(state)
     result["viewer"] = viewer
@@ -94,4 +86,4 @@ def full_view(state) -> dict:
     return result
 
 
-__all__ = ["POINT", "full_view", "phase_name", "public_view", "view"]
+__all__ = ["POINT", "full_view", "public_view", "view"]

@@ -29,10 +29,10 @@ def random_bot(view: dict, legal_moves: list, rng: random.Random) -> dict:
 
 def greedy_bot(view: dict, legal_moves: list, rng: random.Random) -> dict:
     """A sensible one-ply player (see the module docstring)."""
-    stage = view["stage"]
-    if stage == "roll":
+    step = view["stage"]
+    if step == "roll":
         return _roll_choice(view, legal_moves)
-    steps = 1 if stage == "clover" else None
+    steps = 1 if step == "clover" else None
     best, best_value = {"action": "pass"}, 0.0
     for move in legal_moves:
         if move["action"] == "pass":
@@ -137,3 +137,6 @@ def _roll_choice(view: dict, legal_moves: list) -> dict:
     if best_indexes is None:
         return {"action": "keep"}
     return {"action": "reroll", "dice": best_indexes}
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}

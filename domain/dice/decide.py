@@ -1,11 +1,5 @@
-"""Commands of keltis-dice: what a seat may do now, and the events a legal command causes.
-
-Commands (exactly what `legal_moves` lists and `decide` accepts):
-- stage "roll":   `{"action": "keep"}`, `{"action": "reroll", "dice": [i, ...]}` (T1: once a
-  turn, distinct indexes 0-4 in any order, at least one; the reroll makes the dice final).
-- stage "move":   `{"action": "move", "color": c}` (T3-T5) or `{"action": "pass"}`.
-- stage "clover": `{"action": "clover", "color": c}` (advance that marker one field, or
-  place a new one on field 1) or `{"action": "pass"}` (a clover may be declined).
+"""Options and commands to events: `normalize_options`, `start` (W2, W4, T1) and `decide`
+(every rule of a turn). The commands themselves are in `domain.dice.commands`.
 
 Decisions this module makes (documented in docs/DESIGN.md):
 - T2 is checked once, when the dice become final (after `keep`, or right after the reroll).
@@ -20,26 +14,60 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.chance import Chance
-from domain.dice.board import COLORS
-from domain.dice.commands import CLOVERS, MOVES, PASS, REROLL_CHOICES, REROLLS, ROLL_STAGE
+from domain.dice.board import BOARD_NAMES, COLORS, load_board
+from domain.dice.commands import (
+    CLOVER_BASE,
+    MOVE_BASE,
+    REROLL_BASE,
+    REROLL_CHOICES,
+    DiceCommand,
+    move_target,
+    parse,
+)
 from domain.dice.state import (
     CLOVER,
-    COLOR_INDEX,
     DICE,
     FACES,
+    FINISHED,
     MARKERS,
-    MOVING,
-    OVER,
-    ROLLED,
+    MOVE,
+    ROLL,
     STONE,
     DiceState,
     goal_markers,
     markers_placed,
 )
-from domain.errors import GameOver, IllegalMove, NotYourTurn
+from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+DEFAULT_OPTIONS = {"board": "basic"}
 GOAL_THRESHOLD = {2: 5, 3: 7, 4: 8}  # F1
 _FACE_NAME = FACES.__getitem__
+
+
+def normalize_options(options: Mapping) -> dict:
+    """Options with defaults filled in: `board` is "basic" (default) or "advanced"."""
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object", "W2")
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise InvalidOptions(f"unknown option(s) {unknown}; known: ['board']", "W2")
+    normalized = {**DEFAULT_OPTIONS, **options}
+    if normalized["board"] not in BOARD_NAMES:
+        raise InvalidOptions(f"board must be one of {list(BOARD_NAMES)}", "W2")
+    return normalized
+
+
+def start(players: int, options: Mapping, chance: Chance) -> list[dict]:
+    """game_started, then the first player's roll (T1)."""
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidOptions("keltis-dice is for 2 to 4 players", "W4")
+    options = normalize_options(options)
+    load_board(options["board"])  # a malformed board file fails here, before any event
+    return [
+        {"type": "game_started", "players": players, "options": options},
+        roll_event(0, 0, chance),
+    ]
 
 
 def roll_event(k: int, seat: int, chance: Chance) -> dict:
@@ -53,98 +81,39 @@ def roll_event(k: int, seat: int, chance: Chance) -> dict:
     }
 
 
-_REROLL_SET = frozenset(REROLL_CHOICES)
-# The shared read-only reroll commands `legal_moves` hands out are valid by construction:
-# id -> (command, its sorted indexes), so `_reroll` can skip re-validating them.
-_SHARED_REROLLS = {id(command): (command, tuple(command["dice"])) for command in REROLLS}
-
-# ---------------------------------------------------------------- legality
-
-
-def move_target(state: DiceState, seat: int, path: int, steps: int) -> tuple[int, str | None]:
-    """(field, None) where a move of `steps` fields on `path` ends, or (0, rule) if illegal."""
-    row = state.positions[seat]
-    field = row[path]
-    if field == 9:
-        return 0, "T4"
-    if field == 0 and markers_placed(row) >= MARKERS:
-        return 0, "W4"
-    target = field + steps
-    if target > 9:
-        target = 9
-    if state.board.forbidden[path][target]:
-        return 0, "T5"
-    return target, None
-
-
-def legal_moves(state: DiceState, seat: int) -> list[dict]:
-    """Every command `decide` accepts from `seat` now (empty when not its turn).
-
-    The commands are shared read-only dicts (`domain.dice.commands.Command`)."""
-    stage = state.stage
-    if stage == OVER or seat != state.to_move:
-        return []
-    if stage == ROLLED:
-        return [*ROLL_STAGE]
-    # The checks of `move_target`, inlined: this runs on every step of every game.
-    row = state.positions[seat]
-    may_enter = row.count(0) > len(row) - MARKERS
-    forbidden = state.board.forbidden
-    moves = []
-    dice = state.dice if stage == MOVING else None
-    for path in range(5):
-        steps = 1 if dice is None else dice.count(path)
-        field = row[path]
-        if not steps or field == 9 or (field == 0 and not may_enter):
-            continue
-        target = field + steps
-        if not forbidden[path][target if target < 9 else 9]:
-            moves.append(CLOVERS[path] if dice is None else MOVES[path])
-    moves.append(PASS)
-    return moves
-
-
-# ---------------------------------------------------------------- decide
-
-
 def decide(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
     """The events a legal command produces; raises a DomainError naming the rule."""
-    if state.stage == OVER:
+    step = state.step
+    if step == FINISHED:
         raise GameOver("the game is over", "F1")
     if seat != state.to_move:
         raise NotYourTurn(f"seat {state.to_move} is to move", "T1")
-    if not isinstance(command, dict) and not isinstance(command, Mapping):
+    shared = type(command) is DiceCommand
+    if shared:
+        action = command["action"]
+    elif isinstance(command, Mapping):
+        action = command.get("action")
+    else:
         raise IllegalMove("a command is an object with an action", "T1")
-    action = command.get("action")
-    handler = _ACTIONS.get((state.stage, action)) if isinstance(action, str) else None
+    handler = _ACTIONS.get((step, action)) if isinstance(action, str) else None
     if handler is None:
-        raise IllegalMove(_stage_hint(state.stage, action), "T6" if state.stage == CLOVER else "T1")
-    return handler(state, seat, command, chance)
+        raise IllegalMove(_step_hint(step, action), "T6" if step == CLOVER else "T1")
+    return handler(state, seat, (command if shared else parse(command)).code, chance)
 
 
-def _stage_hint(stage: str, action: object) -> str:
-    allowed = {ROLLED: "keep or reroll", MOVING: "move or pass", CLOVER: "clover or pass"}
-    return f"action {action!r} is not allowed now: {allowed[stage]}"
+def _step_hint(step: str, action: object) -> str:
+    allowed = {ROLL: "keep or reroll", MOVE: "move or pass", CLOVER: "clover or pass"}
+    return f"action {action!r} is not allowed now: {allowed[step]}"
 
 
-def _only_keys(command: Mapping, keys: int, rule: str) -> None:
-    if len(command) != keys:
-        raise IllegalMove(f"unexpected fields in {dict(command)!r}", rule)
-
-
-def _keep(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
-    _only_keys(command, 1, "T1")
+def _keep(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
     events = [{"type": "dice_kept", "seat": seat}]
     _stone_tile(state.dice, state.supply, seat, events)
     return events
 
 
-def _reroll(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
-    shared = _SHARED_REROLLS.get(id(command))
-    if shared is not None and shared[0] is command:
-        ordered = [*shared[1]]
-    else:
-        ordered = _reroll_indexes(command)
+def _reroll(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
+    ordered = [*REROLL_CHOICES[code - REROLL_BASE]]
     k = state.rolls
     faces = chance.draws(f"roll:{k}", len(ordered), 6)
     dice = list(state.dice)
@@ -163,57 +132,22 @@ def _reroll(state: DiceState, seat: int, command: Mapping, chance: Chance) -> li
     return events
 
 
-def _reroll_indexes(command: Mapping) -> list[int]:
-    """The sorted dice indexes of a client's reroll command; raises IllegalMove (T1)."""
-    _only_keys(command, 2, "T1")
-    indexes = command.get("dice")
-    try:
-        ordered = sorted(indexes) if isinstance(indexes, list) else ()
-        valid = (
-            tuple(ordered) in _REROLL_SET  # distinct indexes 0-4, at least one
-            and [*map(type, ordered)].count(int) == len(ordered)  # no bools or floats
-        )
-    except TypeError:  # unorderable or unhashable entries
-        valid = False
-    if not valid:
-        raise IllegalMove("reroll needs a non-empty list of distinct dice indexes 0-4", "T1")
-    return ordered
-
-
 def _stone_tile(dice, supply: int, seat: int, events: list) -> None:
     """T2: two or more stone faces on the final dice take one tile, if any is left."""
     if supply > 0 and dice.count(STONE) >= 2:
         events.append({"type": "tile_taken", "seat": seat, "cause": "stones"})
 
 
-# The shared read-only move and clover commands of `legal_moves`: id -> (command, path).
-_SHARED_COLORS = {id(command): (command, path) for path, command in enumerate(MOVES)} | {
-    id(command): (command, path) for path, command in enumerate(CLOVERS)
-}
-
-
-def _color(command: Mapping, rule: str) -> int:
-    shared = _SHARED_COLORS.get(id(command))
-    if shared is not None and shared[0] is command:
-        return shared[1]
-    _only_keys(command, 2, rule)
-    color = command.get("color")
-    path = COLOR_INDEX.get(color) if isinstance(color, str) else None
-    if path is None:
-        raise IllegalMove(f"unknown colour {command.get('color')!r}", rule)
-    return path
-
-
-def _move(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
-    path = _color(command, "T3")
+def _move(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
+    path = code - MOVE_BASE
     steps = state.dice.count(path)
     if not steps:
         raise IllegalMove(f"{COLORS[path]} does not show on the dice", "T3")
     return _advance(state, seat, path, steps, "dice", chance)
 
 
-def _clover(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
-    path = _color(command, "T6")
+def _clover(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
+    path = code - CLOVER_BASE
     return _advance(state, seat, path, 1, "clover", chance)
 
 
@@ -289,19 +223,18 @@ def end_reason(state: DiceState, mover: int) -> str | None:
     return None
 
 
-def _pass(state: DiceState, seat: int, command: Mapping, chance: Chance) -> list[dict]:
-    _only_keys(command, 1, "T3")
+def _pass(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
     return [
-        {"type": "passed", "seat": seat, "stage": state.stage},
+        {"type": "passed", "seat": seat, "stage": state.step},
         roll_event(state.rolls, (seat + 1) % state.players, chance),
     ]
 
 
 _ACTIONS = {
-    (ROLLED, "keep"): _keep,
-    (ROLLED, "reroll"): _reroll,
-    (MOVING, "move"): _move,
-    (MOVING, "pass"): _pass,
+    (ROLL, "keep"): _keep,
+    (ROLL, "reroll"): _reroll,
+    (MOVE, "move"): _move,
+    (MOVE, "pass"): _pass,
     (CLOVER, "clover"): _clover,
     (CLOVER, "pass"): _pass,
 }

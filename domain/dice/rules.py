@@ -2,69 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from domain.chance import Chance
-from domain.dice import bots, events, scoring, views
-from domain.dice import decide as commands
-from domain.dice.board import BOARD_NAMES, load_board
-from domain.dice.state import OVER, DiceState
-from domain.errors import InvalidOptions
-from domain.game import ACTIVE, FINISHED
-
-DEFAULT_OPTIONS = {"board": "basic"}
+from domain.dice import view as views
+from domain.dice.bots import BOTS
+from domain.dice.commands import legal_moves
+from domain.dice.decide import MAX_PLAYERS, MIN_PLAYERS, decide, normalize_options, start
+from domain.dice.evolve import evolve, fold
+from domain.dice.scoring import outcome
+from domain.dice.state import FINISHED, DiceState, phase_of, to_move
+from domain.game import Outcome
 
 
 class DiceRules:
-    """Keltis: the dice game, 2-4 players (RULES.md game 2)."""
+    """Keltis: the dice game, 2-4 players (docs/RULES.md game 2)."""
 
     name = "keltis-dice"
-    min_players = 2
-    max_players = 4
-
-    def __init__(self):
-        self.bots = {"random": bots.random_bot, "greedy": bots.greedy_bot}
-
-    def normalize_options(self, options: Mapping) -> dict:
-        """Options with defaults filled in: `board` is "basic" (default) or "advanced"."""
-        if not isinstance(options, Mapping):
-            raise InvalidOptions("options must be an object", "W2")
-        unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-        if unknown:
-            raise InvalidOptions(f"unknown option(s) {unknown}; known: ['board']", "W2")
-        normalized = {**DEFAULT_OPTIONS, **options}
-        if normalized["board"] not in BOARD_NAMES:
-            raise InvalidOptions(f"board must be one of {list(BOARD_NAMES)}", "W2")
-        return normalized
-
-    def start(self, players: int, options: Mapping, chance: Chance) -> list[dict]:
-        """game_started, then the first player's roll (T1)."""
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("keltis-dice is for 2 to 4 players", "W4")
-        options = self.normalize_options(options)
-        load_board(options["board"])  # a malformed board file fails here, before any event
-        return [
-            {"type": "game_started", "players": players, "options": options},
-            commands.roll_event(0, 0, chance),
-        ]
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    bots = BOTS
 
     # The hot functions are the module functions themselves (no wrapper call per step).
-    fold = staticmethod(events.fold)
-    evolve = staticmethod(events.evolve)
-    decide = staticmethod(commands.decide)
-    legal_moves = staticmethod(commands.legal_moves)
+    normalize_options = staticmethod(normalize_options)
+    start = staticmethod(start)
+    fold = staticmethod(fold)
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+    legal_moves = staticmethod(legal_moves)
+    to_move = staticmethod(to_move)
+    phase = staticmethod(phase_of)
+    view = staticmethod(views.view)
+    full_view = staticmethod(views.full_view)
 
-    def to_move(self, state: DiceState) -> int | None:
-        return None if state.stage == OVER else state.to_move
+    @staticmethod
+    def outcome(state: DiceState) -> Outcome | None:
+        """Scores, winners and per-seat breakdown once finished (F2-F4)."""
+        return outcome(state) if state.step == FINISHED else None
 
-    def phase(self, state: DiceState) -> str:
-        return FINISHED if state.stage == OVER else ACTIVE
+    @staticmethod
+    def result(state: DiceState) -> dict | None:
+        """`outcome(state)` as a JSON-ready dict, None until finished."""
+        return outcome(state).to_dict() if state.step == FINISHED else None
 
-    def view(self, state: DiceState, viewer: int | None) -> dict:
-        return views.view(state, viewer)
 
-    def full_view(self, state: DiceState) -> dict:
-        return views.full_view(state)
-
-    def result(self, state: DiceState) -> dict | None:
-        return scoring.scores(state) if state.stage == OVER else None
+RULES = DiceRules()

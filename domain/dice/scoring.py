@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.dice.board import COLORS
 from domain.dice.state import DiceState
+from domain.game import Outcome
 
 TILE_POINTS = (-10, -4, -3, -2, 1, 2, 3, 6, 7, 10)  # F3: index = tiles held, 9 or more: 10
 
@@ -36,10 +37,6 @@ def breakdown(state: DiceState, seat: int) -> dict:
     }
 
 
-def scores(state: DiceState) -> dict:
-    """Scores of every seat with the winners (F4: all tied at the top win)."""
-    parts = [breakdown(state, seat) for seat in range(state.players)]
-    totals = [part["total"] for part in parts]
-    top = max(totals)
-    winners = [seat for seat, total in enumerate(totals) if total == top]
-    return {"scores": totals, "winners": winners, "shared": len(winners) > 1, "breakdown": parts}
+def outcome(state: DiceState) -> Outcome:
+    """Every seat's score and the winners (F4: all tied at the top win)."""
+    return Outcome.of([breakdown(state, seat) for seat in range(state.players)])

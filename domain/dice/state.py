@@ -1,4 +1,4 @@
-"""The state of one keltis-dice game: a small immutable-by-convention value.
+"""The state of one keltis-dice game (a small immutable-by-convention value), its turn `Step`.
 
 `DiceState` is never mutated after it is built: `evolve` makes a shallow copy (`replace`)
 and swaps only the fields an event changes, so unchanged tuples are shared between states.
@@ -8,7 +8,10 @@ never drawn before they happen). The seed is never part of the state.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from domain.dice.board import COLORS, Board
+from domain.game import Phase
 
 FACES = (*COLORS, "stone")  # die faces; `chance.draws(..., 6)` indexes this tuple
 FACE_INDEX = {face: i for i, face in enumerate(FACES)}
@@ -18,11 +21,25 @@ DICE = 5
 MARKERS = 4  # W4: markers per player
 SUPPLY = 40  # W4: wishing-stone tiles
 
-# Stages of a turn (`DiceState.stage`).
-ROLLED = "roll"  # dice rolled: keep or reroll (T1)
-MOVING = "move"  # dice final: move a colour or pass (T3)
-CLOVER = "clover"  # a clover bonus waits: clover move or pass (T6)
-OVER = "finished"  # the game has ended (F1)
+
+class Step(StrEnum):
+    """Where a turn stands: `DiceState.step` holds its value (the view's "stage")."""
+
+    ROLL = "roll"  # dice rolled: keep or reroll (T1)
+    MOVE = "move"  # dice final: move a colour or pass (T3)
+    CLOVER = "clover"  # a clover bonus waits: clover move or pass (T6)
+    FINISHED = "finished"  # the game has ended (F1)
+
+
+# The steps as the state holds them: plain `str` values, not enum members, because the hot
+# paths compare them on every step and CPython only specialises `==` for exact str / int.
+ROLL, MOVE, CLOVER, FINISHED = (step.value for step in Step)
+PHASE_OF_STEP = {
+    ROLL: Phase.ACTIVE,
+    MOVE: Phase.ACTIVE,
+    CLOVER: Phase.ACTIVE,
+    FINISHED: Phase.FINISHED,
+}
 
 
 class DiceState:
@@ -36,7 +53,7 @@ class DiceState:
         "positions",
         "rerolled",
         "rolls",
-        "stage",
+        "step",
         "supply",
         "tiles",
         "to_move",
@@ -49,7 +66,7 @@ class DiceState:
     positions: tuple[tuple[int, ...], ...]
     rerolled: bool
     rolls: int  # rolls and rerolls so far: the next one uses label f"roll:{rolls}"
-    stage: str
+    step: str  # a Step value
     supply: int
     tiles: tuple[int, ...]
     to_move: int
@@ -84,7 +101,7 @@ class DiceState:
         new.positions = self.positions
         new.rerolled = self.rerolled
         new.rolls = self.rolls
-        new.stage = self.stage
+        new.step = self.step
         new.supply = self.supply
         new.tiles = self.tiles
         new.to_move = self.to_move
@@ -101,11 +118,21 @@ def initial_state(players: int, board: Board) -> DiceState:
     state.positions = ((0,) * len(COLORS),) * players
     state.rerolled = False
     state.rolls = 0
-    state.stage = ROLLED
+    state.step = ROLL
     state.supply = SUPPLY
     state.tiles = (0,) * players
     state.to_move = 0
     return state
+
+
+def phase_of(state: DiceState) -> Phase:
+    """The phase of the whole game: ACTIVE or FINISHED (the dice game has no final round)."""
+    return PHASE_OF_STEP[state.step]
+
+
+def to_move(state: DiceState) -> int | None:
+    """The seat expected to act, or None when the game is over."""
+    return None if state.step == FINISHED else state.to_move
 
 
 def markers_placed(row: tuple[int, ...]) -> int:

@@ -7,14 +7,15 @@ from domain.card.state import (
     CLOSED,
     DRAW,
     EMPTY,
-    FINAL,
+    FINAL_ROUND,
+    FINISHED,
     NEXT_STATUS,
     PLAY,
     Setup,
     initial_state,
 )
 
-__all__ = ["DRAW", "FINAL", "PLAY", "position"]
+__all__ = ["DRAW", "FINAL_ROUND", "FINISHED", "PLAY", "position"]
 
 
 def _kinds(names) -> tuple:
@@ -40,7 +41,7 @@ def position(
     removed: list | None = None,
     stones_taken: dict | None = None,
     to_move: int = 0,
-    sub: int = PLAY,
+    step: str = PLAY,
     draws_owed: int = 0,
     banned: tuple = (),
     ender: int | None = None,
@@ -66,7 +67,7 @@ def position(
         seat_rows.append(cards)
         seat_status.append(status)
     state.rows = tuple(seat_rows)
-    state.status = tuple(seat_status)
+    state.row_status = tuple(seat_status)
     state.closed_rows = closed
     state.piles = tuple(_kinds((piles or {}).get(name, [])) for name in ROWS)
     held = []
@@ -80,10 +81,10 @@ def position(
     state.stones_held = tuple(held)
     state.stones_table = table
     state.to_move = to_move
-    state.sub = sub
+    state.step = step
     state.draws_owed = draws_owed
     state.banned = sum(1 << ROWS.index(name) for name in banned)
-    if sub == FINAL:
+    if step == FINAL_ROUND:
         state.ender = ender if ender is not None else (to_move - 1) % players
         state.end_reason = "deck_empty"
         state.final_left = final_left or players

@@ -7,7 +7,7 @@ import random
 
 from domain.card import RULES
 from domain.playout import play_game
-from tests.domain.card.positions import FINAL, position
+from tests.domain.card.positions import FINAL_ROUND, position
 
 GAMES = 200
 
@@ -40,6 +40,6 @@ def test_greedy_lays_a_point_card_on_a_matching_row():
 
 
 def test_greedy_stops_in_the_final_round_when_nothing_scores():
-    state = position(hands={0: ["blue-3"]}, sub=FINAL)
+    state = position(hands={0: ["blue-3"]}, step=FINAL_ROUND)
     move = RULES.bots["greedy"](RULES.view(state, 0), RULES.legal_moves(state, 0), random.Random(1))
     assert move == {"action": "stop"}

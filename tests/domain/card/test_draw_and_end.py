@@ -6,7 +6,7 @@ import pytest
 
 from domain.card import RULES
 from domain.errors import IllegalMove
-from tests.domain.card.positions import DRAW, FINAL, position
+from tests.domain.card.positions import DRAW, FINAL_ROUND, position
 from tests.domain.card.support import moves, play
 
 DECK = {"action": "draw", "source": "deck"}
@@ -77,7 +77,7 @@ def test_D1_second_draw_may_take_the_card_the_first_uncovered():
 
 
 def test_D1_empty_pile_cannot_be_drawn():
-    state = position(hands={0: ["blue-7"]}, sub=DRAW, draws_owed=1)
+    state = position(hands={0: ["blue-7"]}, step=DRAW, draws_owed=1)
     assert [m["source"] for m in moves(state)] == ["deck"]
     with pytest.raises(IllegalMove) as error:
         play(state, 0, _draw("pink"))
@@ -97,7 +97,7 @@ def test_E1_fifth_closed_row_ends_at_once_and_D2_no_draw():
     events, after = play(state, 0, {"action": "lay", "card": "blue-end"})
     assert events[1] == {"type": "final_round_started", "by_seat": 0, "reason": "fifth_row"}
     assert RULES.phase(after) == "final_round"
-    assert after.to_move == 1 and after.sub == FINAL
+    assert after.to_move == 1 and after.step == FINAL_ROUND
     assert not any(m["action"] == "draw" for m in moves(after))
 
 
@@ -108,7 +108,7 @@ def test_E1_two_end_cards_in_one_row_count_once():
     events, after = play(state, 0, {"action": "lay", "card": "yellow-end"})
     assert [e["type"] for e in events] == ["card_laid"]
     assert after.closed_rows == 4 and RULES.phase(after) == "active"
-    assert after.sub == DRAW
+    assert after.step == DRAW
 
 
 def test_E2_deck_exhausted_on_the_first_of_two_draws():
@@ -124,7 +124,7 @@ def test_E2_deck_exhausted_on_the_first_of_two_draws():
 
 
 def test_E2_last_card_of_a_single_draw_ends_the_game():
-    state = position(hands={0: ["blue-3"]}, deck=["brown-9"], sub=DRAW, draws_owed=1, to_move=0)
+    state = position(hands={0: ["blue-3"]}, deck=["brown-9"], step=DRAW, draws_owed=1, to_move=0)
     events, after = play(state, 0, DECK)
     assert events[-1]["reason"] == "deck_empty" and after.deck_size == 0
 
@@ -132,7 +132,7 @@ def test_E2_last_card_of_a_single_draw_ends_the_game():
 def test_E3_final_round_order_and_two_card_limit():
     hands = {0: ["blue-5", "blue-6", "blue-7"], 1: ["pink-1"], 2: ["point-3"]}
     rows = {0: {"blue": ["blue-4"]}}
-    state = position(players=3, hands=hands, rows=rows, sub=FINAL, to_move=2, ender=1)
+    state = position(players=3, hands=hands, rows=rows, step=FINAL_ROUND, to_move=2, ender=1)
     assert state.to_move == 2
     _, state = play(state, 2, {"action": "lay", "card": "point-3", "row": "point"})
     assert state.to_move == 2
@@ -158,7 +158,7 @@ def test_E3_final_round_order_and_two_card_limit():
     ],
 )
 def test_E3_no_discards_wishes_or_draws_in_the_final_round(command):
-    state = position(hands={0: ["blue-5", "pink-5"]}, sub=FINAL, to_move=0)
+    state = position(hands={0: ["blue-5", "pink-5"]}, step=FINAL_ROUND, to_move=0)
     with pytest.raises(IllegalMove) as error:
         play(state, 0, command)
     assert error.value.rule == "E3"
@@ -167,7 +167,7 @@ def test_E3_no_discards_wishes_or_draws_in_the_final_round(command):
 
 def test_E3_final_round_lays_follow_P3_and_P4():
     state = position(
-        hands={0: ["blue-3", "point-7"]}, rows={0: {"blue": ["blue-4", "blue-5"]}}, sub=FINAL
+        hands={0: ["blue-3", "point-7"]}, rows={0: {"blue": ["blue-4", "blue-5"]}}, step=FINAL_ROUND
     )
     assert moves(state) == [
         {"action": "lay", "card": "point-7", "row": "point"},
@@ -179,7 +179,7 @@ def test_E3_final_round_lays_follow_P3_and_P4():
 
 
 def test_E3_player_with_empty_hand_may_only_stop():
-    state = position(sub=FINAL, to_move=1, final_left=1, ender=1)
+    state = position(step=FINAL_ROUND, to_move=1, final_left=1, ender=1)
     assert moves(state) == [{"action": "stop"}]
     events, after = play(state, 1, {"action": "stop"})
     assert events[-1]["type"] == "game_ended" and RULES.phase(after) == "finished"

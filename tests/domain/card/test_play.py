@@ -6,7 +6,7 @@ import pytest
 
 from domain.card import RULES
 from domain.errors import GameOver, IllegalMove, NotYourTurn
-from tests.domain.card.positions import DRAW, position
+from tests.domain.card.positions import DRAW, FINISHED, PLAY, position
 from tests.domain.card.support import moves, play
 
 
@@ -128,7 +128,7 @@ def test_P3_direction_fixed_by_first_differing_value():
     assert lays == {"blue-4", "blue-9", "blue-5"}
     _, after = play(state, 0, {"action": "lay", "card": "blue-9"})
     assert RULES.view(after, 0)["seats"][0]["rows"]["blue"]["direction"] == "ascending"
-    after.sub, after.to_move, after._legal = 0, 0, None  # back to a play step
+    after.step, after.to_move, after._legal = PLAY, 0, None  # back to a play step
     assert _illegal(after, {"action": "lay", "card": "blue-4"}).rule == "P3"
     assert _illegal(after, {"action": "lay", "card": "blue-5"}).rule == "P3"
 
@@ -150,7 +150,7 @@ def test_P3_rule_book_examples_are_valid_rows(values):
     state = position(hands={0: cards}, deck=["blue-0"] * 20)
     for card in cards:
         _, state = play(state, 0, {"action": "lay", "card": card})
-        state.sub, state.to_move, state._legal = 0, 0, None
+        state.step, state.to_move, state._legal = PLAY, 0, None
     assert RULES.view(state, 0)["seats"][0]["rows"]["pink"]["cards"] == cards
 
 
@@ -184,7 +184,7 @@ def test_P4_point_row_takes_any_value_in_any_order():
     for card in ("point-9", "point-2", "point-5"):
         assert {"action": "lay", "card": card, "row": "point"} in moves(state)
         _, state = play(state, 0, {"action": "lay", "card": card, "row": "point"})
-        state.sub, state.to_move, state._legal = 0, 0, None
+        state.step, state.to_move, state._legal = PLAY, 0, None
     assert RULES.view(state, 0)["seats"][0]["point_row"] == ["point-9", "point-2", "point-5"]
 
 
@@ -220,7 +220,7 @@ def test_malformed_commands_are_illegal_moves(command):
 def test_P1_play_step_comes_before_any_draw():
     state = position(hands={0: ["blue-7"]})
     assert _illegal(state, {"action": "draw", "source": "deck"}).rule == "P1"
-    after = position(hands={0: ["blue-7"]}, sub=DRAW, draws_owed=1)
+    after = position(hands={0: ["blue-7"]}, step=DRAW, draws_owed=1)
     assert _illegal(after, {"action": "discard", "card": "blue-7"}).rule == "D1"
 
 
@@ -236,6 +236,6 @@ def test_legal_moves_are_read_only_and_json_ready():
 
 def test_game_over_refuses_commands():
     state = position(hands={0: ["blue-7"]})
-    state.sub, state.to_move = 3, None
+    state.step, state.to_move = FINISHED, None
     with pytest.raises(GameOver):
         play(state, 0, {"action": "stop"})

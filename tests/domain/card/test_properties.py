@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from domain.card import RULES
 from domain.card.cards import CANONICAL_KINDS, COLOURS, VALUE_OF, name_of
-from domain.card.moves import MOVES
-from domain.card.state import DRAW, FINAL, PLAY
+from domain.card.commands import COMMANDS
+from domain.card.state import DRAW, FINAL_ROUND, PLAY
 from domain.chance import Chance
 from domain.errors import DomainError
 from domain.visibility import redact_event
@@ -65,13 +65,13 @@ def _check_invariants(state) -> None:
             names = [name_of(k) for k in rows[colour]]
             assert _row_is_valid(colour, names), names
     sizes = [len(hand) for hand in state.hands]
-    if state.sub == PLAY:
+    if state.step == PLAY:
         assert sizes == [8] * state.setup.players
-    if state.sub == DRAW:
+    if state.step == DRAW:
         others = [n for s, n in enumerate(sizes) if s != state.to_move]
         assert others == [8] * (state.setup.players - 1)
         assert sizes[state.to_move] == 8 - state.draws_owed
-    if state.sub == FINAL:
+    if state.step == FINAL_ROUND:
         assert all(n <= 8 for n in sizes)
 
 
@@ -99,7 +99,7 @@ def _check_legal_equals_accepted(state, rng: random.Random) -> None:
         RULES.decide(state, seat, dict(command), None)
         if command["action"] == "lay" and "row" not in command:
             RULES.decide(state, seat, {**command, "row": command["card"].split("-")[0]}, None)
-    candidates = rng.sample(list(MOVES.values()), 80)
+    candidates = rng.sample(list(COMMANDS.values()), 80)
     for command in candidates:
         try:
             RULES.decide(state, seat, dict(command), None)

@@ -6,7 +6,7 @@ import pytest
 
 from domain.card import RULES
 from domain.card.scoring import row_points, stone_points
-from tests.domain.card.positions import position
+from tests.domain.card.positions import FINISHED, position
 
 K1_TABLE = [
     (0, 0),
@@ -28,7 +28,7 @@ ASCENDING = ["0", "1", "2", "3", "3", "4", "4", "5", "5", "6", "6", "7", "7"]
 
 def _finished(**kwargs):
     state = position(**kwargs)
-    state.sub, state.to_move = 3, None
+    state.step, state.to_move = FINISHED, None
     return state
 
 

@@ -7,7 +7,7 @@ import random
 from domain.chance import Chance
 from domain.dice import RULES
 from domain.dice.board import COLORS, load_board
-from domain.dice.state import FACE_INDEX, MOVING, DiceState, initial_state
+from domain.dice.state import FACE_INDEX, MOVE, DiceState, Step, initial_state
 
 
 class ScriptedChance:
@@ -31,7 +31,7 @@ def make_state(
     tiles: dict[int, int] | None = None,
     supply: int | None = None,
     dice: list[str] | None = None,
-    stage: str = MOVING,
+    step: str = MOVE,
     to_move: int = 0,
     board: str = "basic",
     rolls: int = 1,
@@ -48,7 +48,7 @@ def make_state(
         tiles=held,
         supply=40 - sum(held) if supply is None else supply,
         dice=tuple(FACE_INDEX[f] for f in (dice or ["brown"] * 5)),
-        stage=stage,
+        step=Step(step).value,
         to_move=to_move,
         rolls=rolls,
     )

@@ -30,7 +30,7 @@ def test_W2_basic_bonus_table():
     table = {
         "brown": (3, 5, 7),
         "yellow": (2, 6, 4),
-        "pink": (4, 2, 8),
+        "pink": (7, 2, 8),
         "green": (5, 3, 6),
         "blue": (6, 4, 2),
     }

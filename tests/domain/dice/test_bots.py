@@ -8,7 +8,7 @@ import pytest
 
 from domain.chance import Chance
 from domain.dice import RULES
-from domain.dice.state import ROLLED
+from domain.dice.state import ROLL
 from tests.domain.dice.helpers import make_state
 
 
@@ -51,13 +51,13 @@ def test_greedy_plays_legal_games_for_three_and_four_players_on_advanced_side():
 
 
 def test_greedy_keeps_a_strong_roll_and_rerolls_a_weak_one():
-    strong = make_state(markers={0: {"blue": 4}}, dice=["blue"] * 5, stage=ROLLED)
+    strong = make_state(markers={0: {"blue": 4}}, dice=["blue"] * 5, step=ROLL)
     legal = RULES.legal_moves(strong, 0)
     assert RULES.bots["greedy"](RULES.view(strong, 0), legal, random.Random(0)) == {
         "action": "keep"
     }
     weak = make_state(
-        markers={0: {"blue": 6}}, dice=["brown", "yellow", "pink", "green", "blue"], stage=ROLLED
+        markers={0: {"blue": 6}}, dice=["brown", "yellow", "pink", "green", "blue"], step=ROLL
     )
     move = RULES.bots["greedy"](RULES.view(weak, 0), RULES.legal_moves(weak, 0), random.Random(0))
     assert move["action"] == "reroll" and 4 not in move["dice"]

@@ -9,12 +9,12 @@ import pickle
 import pytest
 
 from domain.dice import RULES
-from domain.dice.state import ROLLED
+from domain.dice.state import ROLL
 from tests.domain.dice.helpers import make_state
 
 
 def test_T1_legal_moves_are_read_only_json_dicts():
-    moves = RULES.legal_moves(make_state(stage=ROLLED), 0)
+    moves = RULES.legal_moves(make_state(step=ROLL), 0)
     reroll = moves[-1]
     assert reroll == {"action": "reroll", "dice": [0, 1, 2, 3, 4]}
     assert json.loads(json.dumps(moves)) == moves
@@ -24,11 +24,11 @@ def test_T1_legal_moves_are_read_only_json_dicts():
         reroll["dice"].append(1)
     with pytest.raises(TypeError):
         reroll.update(action="keep")
-    assert RULES.legal_moves(make_state(stage=ROLLED), 0)[-1] == reroll
+    assert RULES.legal_moves(make_state(step=ROLL), 0)[-1] == reroll
 
 
 def test_T1_copies_of_legal_moves_are_plain_and_editable():
-    reroll = RULES.legal_moves(make_state(stage=ROLLED), 0)[-1]
+    reroll = RULES.legal_moves(make_state(step=ROLL), 0)[-1]
     for duplicate in (dict(reroll), copy.copy(reroll), copy.deepcopy(reroll)):
         duplicate["seat"] = 0
         assert "seat" not in reroll
@@ -40,7 +40,7 @@ def test_T1_copies_of_legal_moves_are_plain_and_editable():
 
 
 def test_T3_list_returned_by_legal_moves_is_the_callers_own():
-    state = make_state(stage=ROLLED)
+    state = make_state(step=ROLL)
     first = RULES.legal_moves(state, 0)
     first.clear()
     assert len(RULES.legal_moves(state, 0)) == 32

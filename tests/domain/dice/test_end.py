@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from domain.dice import RULES
+from domain.dice.board import COLORS
 from domain.dice.scoring import tile_points
-from domain.dice.state import OVER
+from domain.dice.state import FINISHED
 from domain.errors import GameOver
 from tests.domain.dice.helpers import ScriptedChance, apply, make_state
 
@@ -61,7 +62,7 @@ def test_F1_player_with_all_four_markers_in_goal_ends_game(players):
     state, events = apply(state, 0, {"action": "move", "color": "blue"}, ScriptedChance())
     assert events[-1]["type"] == "game_ended"
     assert events[-1]["reason"] == "all_markers_in_goal"
-    assert state.stage == OVER
+    assert state.step == FINISHED
 
 
 def test_F1_all_four_in_goal_alone_ends_a_four_player_game_below_threshold():
@@ -84,7 +85,7 @@ def test_F1_bonus_of_the_ending_field_is_not_used():
 def test_F1_clover_move_can_end_the_game_too():
     markers = goal_setup(2, 4)
     markers[0]["green"] = 6
-    state = make_state(markers=markers, stage="clover")
+    state = make_state(markers=markers, step="clover")
     state, events = apply(state, 0, {"action": "clover", "color": "green"}, ScriptedChance())
     assert events[-1]["type"] == "game_ended" and RULES.phase(state) == "finished"
 
@@ -120,7 +121,7 @@ def test_F2_each_marker_scores_its_field_value(field, value):
 
 
 def finished(state):
-    return state.replace(stage=OVER, end="goal_markers")
+    return state.replace(step=FINISHED, end="goal_markers")
 
 
 def test_F2_F3_breakdown_and_result_shape():
@@ -156,19 +157,45 @@ def book_markers(values: dict[str, int]) -> dict[str, int]:
     return {color: VALUE_FIELD[value] for color, value in values.items()}
 
 
-def test_F1_F2_F3_F4_rule_book_worked_example():
-    """The dice rule book (seeds/001): white ends the game with pink and has 20 points;
-    black 19, grey 14, brown 17. Seats: white 0, black 1, grey 2, brown 3."""
+def book_example():
+    """The dice rule book's end-of-game example (seeds/001), just before white's last move.
+    Seats: white 0, black 1, grey 2, brown 3; white's pink marker moves 1 -> 6 points."""
     markers = {
-        0: book_markers({"brown": 2, "yellow": 10, "pink": 1}),  # pink moves 1 -> 6 below
+        0: book_markers({"brown": 2, "yellow": 10, "pink": 1}),
         1: book_markers({"brown": 6, "green": 6, "blue": 6}),
         2: book_markers({"brown": 7, "yellow": 2, "pink": 7}),
         3: book_markers({"brown": 10, "yellow": -3, "pink": 2, "green": 2}),
     }
     tiles = {0: 5, 1: 4, 2: 3, 3: 7}
-    state = make_state(
+    return make_state(
         players=4, markers=markers, tiles=tiles, dice=["pink"] * 3 + ["blue", "stone"]
     )
+
+
+def test_W2_rule_book_end_example_moves_pink_onto_its_clover_worth_6():
+    """The one layout fact of the book's text: the pink marker lands on a clover field worth
+    6 points, so pink's clover is field 7; the game ends there, so the clover is unused."""
+    state, events = apply(book_example(), 0, {"action": "move", "color": "pink"}, ScriptedChance())
+    moved = events[0]
+    assert (moved["type"], moved["color"], moved["from"], moved["to"]) == (
+        "marker_moved",
+        "pink",
+        4,
+        7,
+    )
+    pink = COLORS.index("pink")
+    assert state.board.bonus[pink][7] == "clover"
+    assert state.board.values[pink][7] == 6
+    assert [field for field, bonus in enumerate(state.board.bonus[pink]) if bonus == "clover"] == [
+        7
+    ]
+    assert [event["type"] for event in events] == ["marker_moved", "game_ended"]  # F1
+
+
+def test_F1_F2_F3_F4_rule_book_worked_example():
+    """The dice rule book (seeds/001): white ends the game with pink and has 20 points;
+    black 19, grey 14, brown 17."""
+    state = book_example()
     assert RULES.view(state, 0)["goal_markers"] == 7
     state, events = apply(state, 0, {"action": "move", "color": "pink"}, ScriptedChance())
     assert events[-1] == {"type": "game_ended", "reason": "goal_markers", "goal_markers": 8}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.dice import RULES
-from domain.dice.state import CLOVER, MOVING, ROLLED
+from domain.dice.state import CLOVER, MOVE, ROLL
 from domain.errors import IllegalMove, NotYourTurn
 from tests.domain.dice.helpers import ScriptedChance, apply, make_state
 
@@ -16,7 +16,7 @@ NEXT = ["pink", "pink", "pink", "pink", "pink"]  # a harmless next roll
 
 
 def test_T1_reroll_replaces_only_chosen_dice_and_makes_dice_final():
-    state = make_state(dice=["brown", "yellow", "pink", "green", "blue"], stage=ROLLED, rolls=4)
+    state = make_state(dice=["brown", "yellow", "pink", "green", "blue"], step=ROLL, rolls=4)
     chance = ScriptedChance(["stone", "brown"])
     state, events = apply(state, 0, {"action": "reroll", "dice": [3, 1]}, chance)
     assert chance.labels == ["roll:4"]
@@ -29,11 +29,11 @@ def test_T1_reroll_replaces_only_chosen_dice_and_makes_dice_final():
             "dice": ["brown", "stone", "pink", "brown", "blue"],
         }
     ]
-    assert state.stage == MOVING and state.rerolled and state.rolls == 5
+    assert state.step == MOVE and state.rerolled and state.rolls == 5
 
 
 def test_T1_only_one_reroll_a_turn():
-    state = make_state(stage=ROLLED)
+    state = make_state(step=ROLL)
     state, _ = apply(state, 0, {"action": "reroll", "dice": [0]}, ScriptedChance(["blue"]))
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(state, 0, {"action": "reroll", "dice": [1]}, ScriptedChance())
@@ -42,10 +42,10 @@ def test_T1_only_one_reroll_a_turn():
 
 
 def test_T1_keep_ends_rolling_stage():
-    state = make_state(stage=ROLLED)
+    state = make_state(step=ROLL)
     state, events = apply(state, 0, {"action": "keep"}, ScriptedChance())
     assert events == [{"type": "dice_kept", "seat": 0}]
-    assert state.stage == MOVING
+    assert state.step == MOVE
     with pytest.raises(IllegalMove):
         RULES.decide(state, 0, {"action": "keep"}, ScriptedChance())
 
@@ -58,14 +58,14 @@ def test_T1_keep_ends_rolling_stage():
     ],
 )
 def test_T1_reroll_indexes_must_be_distinct_dice(dice):
-    state = make_state(stage=ROLLED)
+    state = make_state(step=ROLL)
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(state, 0, {"action": "reroll", "dice": dice}, ScriptedChance())
     assert raised.value.rule == "T1"
 
 
 def test_T1_must_keep_or_reroll_before_moving():
-    state = make_state(stage=ROLLED)
+    state = make_state(step=ROLL)
     with pytest.raises(IllegalMove):
         RULES.decide(state, 0, {"action": "move", "color": "brown"}, ScriptedChance())
     with pytest.raises(IllegalMove):
@@ -73,14 +73,14 @@ def test_T1_must_keep_or_reroll_before_moving():
 
 
 def test_T1_roll_stage_offers_keep_and_all_31_rerolls():
-    moves = RULES.legal_moves(make_state(stage=ROLLED), 0)
+    moves = RULES.legal_moves(make_state(step=ROLL), 0)
     assert moves[0] == {"action": "keep"}
     rerolls = {tuple(m["dice"]) for m in moves[1:]}
     assert len(moves) == 32 and len(rerolls) == 31
 
 
 def test_T1_other_seat_may_not_act():
-    state = make_state(stage=ROLLED, to_move=1)
+    state = make_state(step=ROLL, to_move=1)
     with pytest.raises(NotYourTurn):
         RULES.decide(state, 0, {"action": "keep"}, ScriptedChance())
     assert RULES.legal_moves(state, 0) == []
@@ -90,30 +90,30 @@ def test_T1_other_seat_may_not_act():
 
 
 def test_T2_two_stones_after_keep_take_one_tile():
-    state = make_state(stage=ROLLED, dice=["stone", "stone", "stone", "blue", "blue"])
+    state = make_state(step=ROLL, dice=["stone", "stone", "stone", "blue", "blue"])
     state, events = apply(state, 0, {"action": "keep"}, ScriptedChance())
     assert events[-1] == {"type": "tile_taken", "seat": 0, "cause": "stones"}
     assert state.tiles == (1, 0) and state.supply == 39
 
 
 def test_T2_stones_are_counted_on_the_final_dice_after_reroll():
-    state = make_state(stage=ROLLED, dice=["stone", "stone", "blue", "blue", "blue"])
+    state = make_state(step=ROLL, dice=["stone", "stone", "blue", "blue", "blue"])
     state, events = apply(state, 0, {"action": "reroll", "dice": [0]}, ScriptedChance(["blue"]))
     assert [e["type"] for e in events] == ["dice_rerolled"]
     assert state.tiles == (0, 0)
-    state = make_state(stage=ROLLED, dice=["stone", "brown", "blue", "blue", "blue"])
+    state = make_state(step=ROLL, dice=["stone", "brown", "blue", "blue", "blue"])
     state, events = apply(state, 0, {"action": "reroll", "dice": [1]}, ScriptedChance(["stone"]))
     assert events[-1]["type"] == "tile_taken" and state.tiles == (1, 0)
 
 
 def test_T2_one_stone_takes_nothing():
-    state = make_state(stage=ROLLED, dice=["stone", "pink", "pink", "blue", "blue"])
+    state = make_state(step=ROLL, dice=["stone", "pink", "pink", "blue", "blue"])
     _, events = apply(state, 0, {"action": "keep"}, ScriptedChance())
     assert [e["type"] for e in events] == ["dice_kept"]
 
 
 def test_T2_no_tile_when_supply_is_empty():
-    state = make_state(stage=ROLLED, dice=["stone"] * 5, tiles={0: 30, 1: 10}, supply=0)
+    state = make_state(step=ROLL, dice=["stone"] * 5, tiles={0: 30, 1: 10}, supply=0)
     state, events = apply(state, 0, {"action": "keep"}, ScriptedChance())
     assert [e["type"] for e in events] == ["dice_kept"]
     assert state.supply == 0 and state.tiles == (30, 10)
@@ -134,7 +134,7 @@ def test_T3_new_marker_lands_on_field_equal_to_dice_count():
         "by": "dice",
     }
     assert state.positions[0] == (0, 0, 0, 3, 0)
-    assert state.to_move == 1 and state.stage == ROLLED
+    assert state.to_move == 1 and state.step == ROLL
 
 
 def test_T3_marker_moves_exactly_the_dice_count():
@@ -159,7 +159,7 @@ def test_T3_unknown_colour_is_an_illegal_move(color):
 @pytest.mark.parametrize("command", [{"action": ["keep"]}, {"action": None}, {}, [], "keep"])
 def test_T1_malformed_commands_are_illegal_moves(command):
     with pytest.raises(IllegalMove):
-        RULES.decide(make_state(stage=ROLLED), 0, command, ScriptedChance())
+        RULES.decide(make_state(step=ROLL), 0, command, ScriptedChance())
 
 
 def test_T3_colour_must_show_on_the_dice():
@@ -210,7 +210,7 @@ def test_T4_marker_on_field_nine_never_moves():
         RULES.decide(state, 0, {"action": "move", "color": "blue"}, ScriptedChance())
     assert raised.value.rule == "T4"
     assert {"action": "move", "color": "blue"} not in RULES.legal_moves(state, 0)
-    clover = make_state(markers={0: {"blue": 9}}, stage=CLOVER)
+    clover = make_state(markers={0: {"blue": 9}}, step=CLOVER)
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(clover, 0, {"action": "clover", "color": "blue"}, ScriptedChance())
     assert raised.value.rule == "T4"
@@ -243,7 +243,7 @@ def test_T5_basic_side_has_no_forbidden_fields():
 
 
 def test_T5_clover_may_not_end_on_forbidden_field():
-    state = make_state(board="advanced", markers={0: {"pink": 2}}, stage=CLOVER)
+    state = make_state(board="advanced", markers={0: {"pink": 2}}, step=CLOVER)
     with pytest.raises(IllegalMove) as raised:
         RULES.decide(state, 0, {"action": "clover", "color": "pink"}, ScriptedChance())
     assert raised.value.rule == "T5"
@@ -273,7 +273,7 @@ def test_T6_kobold_gives_another_whole_turn():
     state, events = apply(state, 0, {"action": "move", "color": "brown"}, chance)
     assert [e["type"] for e in events] == ["marker_moved", "kobold_gained", "dice_rolled"]
     assert events[-1]["seat"] == 0 and chance.labels == ["roll:7"]
-    assert state.to_move == 0 and state.stage == ROLLED and not state.rerolled
+    assert state.to_move == 0 and state.step == ROLL and not state.rerolled
 
 
 def test_T6_kobold_chains_over_several_turns():
@@ -289,11 +289,11 @@ def test_T6_kobold_chains_over_several_turns():
 
 
 def test_T6_clover_moves_a_marker_one_field():
-    # pink 4 is a clover; then brown 4 -> 5 (stone)
-    state = make_state(markers={0: {"pink": 1, "brown": 4}}, dice=["pink"] * 3 + ["blue"] * 2)
+    # pink 7 is a clover (W2); then brown 4 -> 5 (stone)
+    state = make_state(markers={0: {"pink": 4, "brown": 4}}, dice=["pink"] * 3 + ["blue"] * 2)
     state, events = apply(state, 0, {"action": "move", "color": "pink"}, ScriptedChance())
     assert events[-1] == {"type": "clover_gained", "seat": 0}
-    assert state.stage == CLOVER and state.to_move == 0
+    assert state.step == CLOVER and state.to_move == 0
     legal = RULES.legal_moves(state, 0)
     assert {"action": "pass"} in legal and {"action": "clover", "color": "brown"} in legal
     with pytest.raises(IllegalMove):
@@ -312,7 +312,7 @@ def test_T6_clover_moves_a_marker_one_field():
 
 
 def test_T6_clover_places_new_marker_on_field_one():
-    state = make_state(markers={0: {"green": 5}}, stage=CLOVER)
+    state = make_state(markers={0: {"green": 5}}, step=CLOVER)
     state, events = apply(state, 0, {"action": "clover", "color": "blue"}, ScriptedChance(NEXT))
     assert events[0]["from"] == 0 and events[0]["to"] == 1
     assert state.positions[0] == (0, 0, 0, 5, 1)
@@ -320,18 +320,18 @@ def test_T6_clover_places_new_marker_on_field_one():
 
 def test_T6_clover_chains_through_further_clovers():
     # yellow 1 -> 2 is a clover again, which moves brown 2 -> 3, a clover once more
-    state = make_state(markers={0: {"yellow": 1, "brown": 2}}, stage=CLOVER)
+    state = make_state(markers={0: {"yellow": 1, "brown": 2}}, step=CLOVER)
     state, events = apply(state, 0, {"action": "clover", "color": "yellow"}, ScriptedChance())
-    assert events[-1]["type"] == "clover_gained" and state.stage == CLOVER
+    assert events[-1]["type"] == "clover_gained" and state.step == CLOVER
     state, events = apply(state, 0, {"action": "clover", "color": "brown"}, ScriptedChance())
     assert events[-1]["type"] == "clover_gained" and state.positions[0][:2] == (3, 2)
     state, events = apply(state, 0, {"action": "pass"}, ScriptedChance(NEXT))
     assert events[0] == {"type": "passed", "seat": 0, "stage": "clover"}
-    assert state.to_move == 1 and state.stage == ROLLED
+    assert state.to_move == 1 and state.step == ROLL
 
 
 def test_T6_clover_onto_kobold_gives_another_turn():
-    state = make_state(markers={0: {"blue": 1}}, stage=CLOVER)
+    state = make_state(markers={0: {"blue": 1}}, step=CLOVER)
     state, events = apply(state, 0, {"action": "clover", "color": "blue"}, ScriptedChance(NEXT))
     assert [e["type"] for e in events] == ["marker_moved", "kobold_gained", "dice_rolled"]
     assert state.to_move == 0

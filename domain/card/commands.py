@@ -1,8 +1,9 @@
-"""Commands of keltis-card: the move table, parsing, and the legal-move generator.
+"""Commands of keltis-card: the `CardCommand` type, parsing, and the legal-move generator.
 
-Every legal command is a prebuilt, read-only `Move` (a dict subclass, JSON-ready) carrying
-an int `code`; `legal_moves` hands out these shared objects, and `decide` recognises them
-by their code without parsing. Any other dict is parsed into a code first.
+Every command is a prebuilt, read-only `CardCommand` (`domain.command.Command`: a
+JSON-ready dict) carrying an int `code`; `legal_moves` hands out these shared objects,
+`parse` turns any other dict into the shared command it equals, and `decide` works on the
+code alone.
 
 Codes: discard = kind; lay = 100 + kind * 6 + row; wish = 1000 + low_kind * 71 + high_kind;
 draw = 10000 + source (0-5 a pile, 6 the deck); stop = 20000.
@@ -14,7 +15,7 @@ Command shapes (C4 names; rows and piles are `brown`..`blue` or `point`):
     {"action": "lay", "card": "point-5", "row": "blue"}   point card: "row" required
     {"action": "draw", "source": "deck"}             or a pile name
     {"action": "stop"}                               final round only
-`legal_moves` lists a colour-card lay without "row"; `decide` accepts both forms.
+`legal_moves` lists a colour-card lay without "row"; `parse` accepts both forms.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from domain.card.cards import (
     VALID_KINDS,
     VALUE_OF,
 )
-from domain.card.state import DRAW, FINAL, LAST_VALUE, NEXT_STATUS, PLAY
+from domain.card.state import DRAW, FINAL_ROUND, LAST_VALUE, NEXT_STATUS, PLAY
+from domain.command import Command
 from domain.errors import IllegalMove
 
 LAY_BASE = 100
@@ -45,33 +47,10 @@ STOP_CODE = 20000
 SOURCES = (*ROWS, "deck")
 
 
-class Move(dict):
-    """A read-only command dict shared by every state; `code` identifies it."""
+class CardCommand(Command):
+    """A keltis-card command, shared by every state; `code` identifies it."""
 
-    __slots__ = ("code",)
-
-    def _read_only(self, *args, **kwargs):
-        raise TypeError("a legal move is shared and read-only; copy it with dict(move)")
-
-    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only
-    __ior__ = _read_only
-
-    def __copy__(self):
-        return dict(self)
-
-    def __deepcopy__(self, memo):
-        return {
-            key: list(value) if isinstance(value, list) else value for key, value in self.items()
-        }
-
-    def __reduce__(self):
-        return (dict, (dict(self),))
-
-
-def _move(code: int, **fields) -> Move:
-    move = Move(fields)
-    move.code = code
-    return move
+    __slots__ = ()
 
 
 def lay_code(kind: int, row: int) -> int:
@@ -85,36 +64,36 @@ def wish_code(kind_a: int, kind_b: int) -> int:
     return WISH_BASE + low * KIND_COUNT + high
 
 
-def _build_table() -> dict[int, Move]:
-    table: dict[int, Move] = {}
+def _build_table() -> dict[int, CardCommand]:
+    table: dict[int, CardCommand] = {}
     for kind in VALID_KINDS:
         name = NAMES[kind]
-        table[kind] = _move(kind, action="discard", card=name)
+        table[kind] = CardCommand(kind, action="discard", card=name)
         if kind < POINT_BASE:
-            table[lay_code(kind, PILE_OF[kind])] = _move(
+            table[lay_code(kind, PILE_OF[kind])] = CardCommand(
                 lay_code(kind, PILE_OF[kind]), action="lay", card=name
             )
         else:
             for row in range(6):
                 code = lay_code(kind, row)
-                table[code] = _move(code, action="lay", card=name, row=ROWS[row])
+                table[code] = CardCommand(code, action="lay", card=name, row=ROWS[row])
     for kind_a in VALID_KINDS:
         for kind_b in VALID_KINDS:
             same_value = VALUE_OF[kind_a] is not None and VALUE_OF[kind_a] == VALUE_OF[kind_b]
             if kind_a <= kind_b and same_value:
                 code = wish_code(kind_a, kind_b)
-                table[code] = _move(code, action="wish", cards=[NAMES[kind_a], NAMES[kind_b]])
+                table[code] = CardCommand(code, action="wish", cards=[NAMES[kind_a], NAMES[kind_b]])
     for source, name in enumerate(SOURCES):
-        table[DRAW_BASE + source] = _move(DRAW_BASE + source, action="draw", source=name)
-    table[STOP_CODE] = _move(STOP_CODE, action="stop")
+        table[DRAW_BASE + source] = CardCommand(DRAW_BASE + source, action="draw", source=name)
+    table[STOP_CODE] = CardCommand(STOP_CODE, action="stop")
     return table
 
 
-MOVES: dict[int, Move] = _build_table()
-_DISCARD = tuple(MOVES.get(k) for k in range(KIND_COUNT))
-_COLOUR_LAY = tuple(MOVES.get(lay_code(k, PILE_OF[k])) for k in range(KIND_COUNT))
+COMMANDS: dict[int, CardCommand] = _build_table()
+_DISCARD = tuple(COMMANDS.get(k) for k in range(KIND_COUNT))
+_COLOUR_LAY = tuple(COMMANDS.get(lay_code(k, PILE_OF[k])) for k in range(KIND_COUNT))
 _POINT_LAY = tuple(
-    tuple(MOVES[lay_code(POINT_BASE + v, row)] for row in range(6)) for v in range(11)
+    tuple(COMMANDS[lay_code(POINT_BASE + v, row)] for row in range(6)) for v in range(11)
 )
 _COLOUR_OF = tuple(k // 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
 _FACE = tuple(k % 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
@@ -122,16 +101,16 @@ _FACE = tuple(k % 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
 _WISH_VALUE = tuple(v if v is not None and 1 <= v <= 9 else 0 for v in VALUE_OF)
 
 
-def _draw_options(blocked: int) -> tuple[tuple[int, ...], tuple[Move, ...]]:
+def _draw_options(blocked: int) -> tuple[tuple[int, ...], tuple[CardCommand, ...]]:
     codes = [DRAW_BASE + DECK_SOURCE] + [
         DRAW_BASE + pile for pile in range(6) if not blocked >> pile & 1
     ]
-    return tuple(codes), tuple(MOVES[c] for c in codes)
+    return tuple(codes), tuple(COMMANDS[c] for c in codes)
 
 
 # DRAW_OPTIONS[mask of banned or empty piles] -> (codes, moves); the deck is always open.
 DRAW_OPTIONS = tuple(_draw_options(mask) for mask in range(64))
-STOP_ONLY = ((STOP_CODE,), (MOVES[STOP_CODE],))
+STOP_ONLY = ((STOP_CODE,), (COMMANDS[STOP_CODE],))
 
 
 def _lays(distinct: tuple, status: tuple, moves: list) -> None:
@@ -164,7 +143,7 @@ def _wishes(wishable: tuple) -> list:
         for high in wishable[i + 1 :]:
             if _WISH_VALUE[low] == _WISH_VALUE[high]:
                 codes[WISH_BASE + low * KIND_COUNT + high] = None
-    result = [MOVES[code] for code in codes]
+    result = [COMMANDS[code] for code in codes]
     if len(_WISH_CACHE) >= _WISH_CACHE_LIMIT:
         _WISH_CACHE.clear()
     _WISH_CACHE[wishable] = result
@@ -187,22 +166,22 @@ def legal_options(state) -> tuple:
     cached = state._legal
     if cached is not None:
         return cached
-    sub = state.sub
+    step = state.step
     seat = state.to_move
-    if sub == PLAY:
-        cached = _play_options(state.hands[seat], state.status[seat], state.stones_table)
-    elif sub == DRAW:
+    if step == PLAY:
+        cached = _play_options(state.hands[seat], state.row_status[seat], state.stones_table)
+    elif step == DRAW:
         piles = state.piles
         blocked = state.banned
         for pile in range(6):
             if not piles[pile]:
                 blocked |= 1 << pile
         cached = DRAW_OPTIONS[blocked]
-    elif sub == FINAL:
+    elif step == FINAL_ROUND:
         if state.hands[seat]:
-            moves: list[Move] = []
-            _lays(tuple(dict.fromkeys(state.hands[seat])), state.status[seat], moves)
-            moves.append(MOVES[STOP_CODE])
+            moves: list[CardCommand] = []
+            _lays(tuple(dict.fromkeys(state.hands[seat])), state.row_status[seat], moves)
+            moves.append(COMMANDS[STOP_CODE])
             cached = ([move.code for move in moves], moves)
         else:
             cached = STOP_ONLY
@@ -210,6 +189,14 @@ def legal_options(state) -> tuple:
         cached = ((), ())
     state._legal = cached
     return cached
+
+
+def legal_moves(state, seat: int) -> list:
+    """Every command `decide` accepts from `seat` now (shared read-only dicts; the list is
+    the caller's own)."""
+    if seat != state.to_move:
+        return []
+    return list(legal_options(state)[1])
 
 
 def _shape_error(message: str) -> IllegalMove:
@@ -230,8 +217,12 @@ def _check_keys(command: Mapping, allowed: set) -> None:
         raise _shape_error(f"unexpected fields: {sorted(map(str, extra))}")
 
 
-def parse(command: object) -> int:
-    """The code of a command dict; raises IllegalMove for a malformed one."""
+def parse(command: object) -> CardCommand:
+    """The shared command a client's dict equals; raises IllegalMove for a malformed one."""
+    return COMMANDS[_code(command)]
+
+
+def _code(command: object) -> int:
     if not isinstance(command, Mapping):
         raise _shape_error("a command is an object with an 'action'")
     action = command.get("action")
@@ -286,4 +277,4 @@ def describe(code: int) -> tuple:
     return ("stop",)
 
 
-__all__ = ["END", "MOVES", "Move", "describe", "legal_options", "parse"]
+__all__ = ["COMMANDS", "END", "CardCommand", "describe", "legal_moves", "legal_options", "parse"]

@@ -4,25 +4,33 @@ from __future__ import annotations
 
 from domain.dice.board import COLORS
 from domain.dice.decide import GOAL_THRESHOLD
-from domain.dice.scoring import breakdown, scores
-from domain.dice.state import CLOVER, FACES, MARKERS, OVER, DiceState, goal_markers, markers_placed
-from domain.game import ACTIVE, FINISHED
+from domain.dice.scoring import breakdown, outcome
+from domain.dice.state import (
+    CLOVER,
+    FACES,
+    FINISHED,
+    MARKERS,
+    PHASE_OF_STEP,
+    DiceState,
+    goal_markers,
+    markers_placed,
+)
 
 
 def full_view(state: DiceState) -> dict:
     """JSON-ready state; identical for every viewer (all of it is public)."""
-    over = state.stage == OVER
+    over = state.step == FINISHED
     return {
         "game": "keltis-dice",
         "players": state.players,
         "board": state.board.to_json(),
-        "phase": FINISHED if over else ACTIVE,
-        "stage": state.stage,
+        "phase": str(PHASE_OF_STEP[state.step]),
+        "stage": state.step,
         "to_move": None if over else state.to_move,
         "dice": [FACES[f] for f in state.dice],
         "rerolled": state.rerolled,
         "rolls": state.rolls,
-        "pending_clover": state.stage == CLOVER,
+        "pending_clover": state.step == CLOVER,
         "supply": state.supply,
         "goal_markers": goal_markers(state),
         "goal_threshold": GOAL_THRESHOLD[state.players],
@@ -41,7 +49,7 @@ def full_view(state: DiceState) -> dict:
             for seat in range(state.players)
         ],
         "end": state.end,
-        "result": scores(state) if over else None,
+        "result": outcome(state).to_dict() if over else None,
     }
 
 

@@ -1,4 +1,4 @@
-"""The events of keltis-dice and the pure fold over them (one small function per type).
+"""keltis-dice events and the pure fold over them (one small function per event type).
 
 All events are public (no `"hidden"` field). Colours and die faces are names.
 
@@ -15,7 +15,8 @@ All events are public (no `"hidden"` field). Colours and die faces are names.
   `by` is `"dice"` or `"clover"`.
 - `clover_gained {seat}`: T6; the same seat must now send `clover` or `pass`.
 - `kobold_gained {seat}`: T6; the next `dice_rolled` is for the same seat.
-- `passed {seat, stage}`: the seat gave up its move (`stage` "move") or clover ("clover").
+- `passed {seat, stage}`: the seat gave up its move (`stage` is the step: "move") or its
+  clover ("clover").
 - `game_ended {reason, goal_markers}`: F1; reason `"goal_markers"` or `"all_markers_in_goal"`.
 """
 
@@ -28,9 +29,9 @@ from domain.dice.state import (
     CLOVER,
     COLOR_INDEX,
     FACE_INDEX,
-    MOVING,
-    OVER,
-    ROLLED,
+    FINISHED,
+    MOVE,
+    ROLL,
     DiceState,
     initial_state,
 )
@@ -49,7 +50,7 @@ _FACE_OF = FACE_INDEX.__getitem__
 def _rolled(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
     new.to_move = event["seat"]
-    new.stage = ROLLED
+    new.step = ROLL
     new.dice = tuple(map(_FACE_OF, event["dice"]))
     new.rerolled = False
     new.rolls = event["roll"] + 1
@@ -58,7 +59,7 @@ def _rolled(state: DiceState, event: Mapping) -> DiceState:
 
 def _rerolled(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
-    new.stage = MOVING
+    new.step = MOVE
     new.dice = tuple(map(_FACE_OF, event["dice"]))
     new.rerolled = True
     new.rolls = event["roll"] + 1
@@ -67,7 +68,7 @@ def _rerolled(state: DiceState, event: Mapping) -> DiceState:
 
 def _kept(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
-    new.stage = MOVING
+    new.step = MOVE
     return new
 
 
@@ -91,13 +92,13 @@ def _marker_moved(state: DiceState, event: Mapping) -> DiceState:
         (*row[:path], event["to"], *row[path + 1 :]),
         *positions[seat + 1 :],
     )
-    new.stage = MOVING
+    new.step = MOVE
     return new
 
 
 def _clover_gained(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
-    new.stage = CLOVER
+    new.step = CLOVER
     return new
 
 
@@ -107,7 +108,7 @@ def _unchanged(state: DiceState, event: Mapping) -> DiceState:
 
 def _ended(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
-    new.stage = OVER
+    new.step = FINISHED
     new.end = event["reason"]
     return new
 

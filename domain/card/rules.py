@@ -1,0 +1,46 @@
+"""`CardRules`: keltis-card behind the `domain.game.GameRules` interface."""
+
+from __future__ import annotations
+
+from domain.card import view as views
+from domain.card.bots import BOTS
+from domain.card.commands import legal_moves
+from domain.card.decide import MAX_PLAYERS, MIN_PLAYERS, decide, normalize_options, start
+from domain.card.evolve import evolve, fold
+from domain.card.scoring import outcome
+from domain.card.state import FINISHED, CardState, phase_of, to_move
+from domain.game import Outcome
+
+
+class CardRules:
+    """Keltis: the card game, 2-4 players (docs/RULES.md game 1)."""
+
+    name = "keltis-card"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    bots = BOTS
+
+    # The hot functions are the module functions themselves (no wrapper call per step).
+    normalize_options = staticmethod(normalize_options)
+    start = staticmethod(start)
+    fold = staticmethod(fold)
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+    legal_moves = staticmethod(legal_moves)
+    to_move = staticmethod(to_move)
+    phase = staticmethod(phase_of)
+    view = staticmethod(views.view)
+    full_view = staticmethod(views.full_view)
+
+    @staticmethod
+    def outcome(state: CardState) -> Outcome | None:
+        """Scores, winners and per-seat breakdown once finished (K1-K4)."""
+        return outcome(state) if state.step == FINISHED else None
+
+    @staticmethod
+    def result(state: CardState) -> dict | None:
+        """`outcome(state)` as a JSON-ready dict, None until finished."""
+        return outcome(state).to_dict() if state.step == FINISHED else None
+
+
+RULES = CardRules()
