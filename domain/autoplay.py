@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.chance import Chance
 from domain.errors import DomainError
@@ -32,8 +31,7 @@ class NoEnd(DomainError):
     code = "playout_failed"
 
 
-@dataclass(frozen=True, slots=True)
-class BotChoice:
+class BotChoice(NamedTuple):
     """A bot's move; `fallback` when the bot proposed something illegal and the first legal
     move was played in its place."""
 
@@ -41,8 +39,7 @@ class BotChoice:
     fallback: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """One command played by a bot: its seat, the command, its events, the state after them,
     the version before it, and whether the command was a fallback."""
 
@@ -67,7 +64,7 @@ def choose_move(rules: GameRules, state, seat: int, bot: Bot, rng: random.Random
     if not moves:
         raise BotHasNoMove(f"seat {seat} is to move but has no legal move")
     move = bot(rules.view(state, seat), moves, rng)
-    if any(move is legal for legal in moves) or move in moves:
+    if move in moves:  # identity first, in C: the bots hand back one of `moves`
         return BotChoice(move)
     return BotChoice(moves[0], fallback=True)
 
@@ -95,8 +92,8 @@ def play_bots(
         if bot is None:
             return
         choice = choose_move(rules, state, seat, bot, rng_at(version))
+        events = decide(state, seat, choice.move, chance)  # a legal move as listed: no parse
         command = dict(choice.move)
-        events = decide(state, seat, command, chance)
         for event in events:
             state = evolve(state, event)
         yield Turn(seat, command, events, state, version, choice.fallback)
