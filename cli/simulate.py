@@ -16,6 +16,7 @@ import click
 
 from cli.options import option_flag, parse_option_pairs
 from domain.errors import DomainError
+from domain.game import evolve_all
 from domain.playout import play_game
 from domain.registry import game_names, get_rules
 from tournaments import schedule
@@ -132,8 +133,7 @@ def show_game(game: str, bots: list[str], seed: str, options: dict | None = None
     state = rules.fold(playout.events[: len(playout.events) - sum(len(e) for *_, e in states)])
     click.echo(f"{game}: {', '.join(f'seat {i} {b}' for i, b in enumerate(bots))}")
     for seat, command, events in states:
-        for event in events:
-            state = rules.evolve(state, event)
+        state = evolve_all(rules.evolve, state, events)
         click.echo(f"seat {seat}: {json.dumps(command)}")
         for event in events:
             if event["type"] in ("final_round_started", "game_ended", "stone_wished"):

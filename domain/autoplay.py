@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from domain.chance import Chance
 from domain.errors import DomainError
-from domain.game import FINISHED, Bot, GameRules
+from domain.game import FINISHED, Bot, GameRules, evolve_all
 
 DEFAULT_MAX_TURNS = 100_000
 
@@ -94,8 +94,7 @@ def play_bots(
         choice = choose_move(rules, state, seat, bot, rng_at(version))
         events = decide(state, seat, choice.move, chance)  # a legal move as listed: no parse
         command = dict(choice.move)
-        for event in events:
-            state = evolve(state, event)
+        state = evolve_all(evolve, state, events)
         yield Turn(seat, command, events, state, version, choice.fallback)
         version += len(events)
 

@@ -29,6 +29,14 @@ from domain.chance import Chance
 Bot = Callable[[dict, list, random.Random], dict]
 
 
+def evolve_all(evolve: Callable[[Any, Mapping], Any], state: Any, events: Iterable[Mapping]):
+    """The one generic fold: `state` after `events`, one `evolve` (a game's reducer) at a
+    time. The state may be None before a game's opening event."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
 class Phase(StrEnum):
     """Where a whole game stands; the values are the strings views and the API show."""
 

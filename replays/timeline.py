@@ -6,7 +6,7 @@ the k-th command. Each step carries the rules' `full_view` and every seat's scor
 
 from __future__ import annotations
 
-from domain.game import GameRules
+from domain.game import GameRules, evolve_all
 from replays.build import rules_of
 from replays.canonical import json_ready
 from replays.errors import MalformedLog
@@ -26,8 +26,7 @@ def steps(replay: dict, rules: GameRules | None = None) -> list[dict]:
         state = rules.fold(batch.events)
         result = [_step(0, batch, rules, state)]
         for index, batch in enumerate(log.turns, start=1):
-            for event in batch.events:
-                state = rules.evolve(state, event)
+            state = evolve_all(rules.evolve, state, batch.events)
             result.append(_step(index, batch, rules, state))
     except Exception as error:  # the rules on a log they never produced: any error at all
         raise MalformedLog(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from domain.chance import Chance
 from domain.errors import DomainError
-from domain.game import FINISHED, GameRules
+from domain.game import FINISHED, GameRules, evolve_all
 from gamelog.names import name_problem
 from replays.bounds import check_bounds
 from replays.build import FORMAT, FORMAT_VERSION, rules_of, rules_version
@@ -234,8 +234,7 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
                 "turn", f"the rules cannot run command {quote(batch.cmd)}: {quote(error)}", batch.n
             ) from None
         _compare_events(batch.entries, produced, f"seat {batch.by}'s command {quote(batch.cmd)}")
-        for event in batch.events:
-            state = rules.evolve(state, event)
+        state = evolve_all(rules.evolve, state, batch.events)
     if rules.phase(state) != FINISHED:
         raise _Failure("result", "the log ends before the game is over")
     result = json_ready(rules.result(state))

@@ -38,6 +38,7 @@ from domain.card.state import (
     Setup,
     initial_state,
 )
+from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
 SOURCE_INDEX = {**ROW_INDEX, "deck": 6}
@@ -215,7 +216,4 @@ def evolve(state, event):
 
 def fold(events) -> object:
     """The state after all `events` (the first must be `game_started`)."""
-    state = None
-    for event in events:
-        state = REDUCERS[event["type"]](state, event)
-    return state
+    return evolve_all(evolve, None, events)

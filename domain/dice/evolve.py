@@ -36,6 +36,7 @@ from domain.dice.state import (
     initial_state,
 )
 from domain.errors import DomainError
+from domain.game import evolve_all
 
 
 class UnknownEvent(DomainError):
@@ -141,9 +142,7 @@ def evolve(state: DiceState | None, event: Mapping) -> DiceState:
 
 def fold(events: Iterable[Mapping]) -> DiceState:
     """The state after the opening events and all that follow them."""
-    state = None
-    for event in events:
-        state = evolve(state, event)
+    state = evolve_all(evolve, None, events)
     if state is None:
         raise UnknownEvent("an empty log has no keltis-dice state")
     return state
