@@ -11,6 +11,7 @@ from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
+from application import clocks
 from application.errors import Unauthenticated
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -23,7 +24,9 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     quotas.game_requested(body["players"])
-    record, tokens, invites = service().create(body["game"], body["players"], body["options"])
+    record, tokens, invites = service().create(
+        body["game"], body["players"], body["options"], clock=body.get("clock")
+    )
     quotas.game_created(record)
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
@@ -123,6 +126,12 @@ def post_move(game_id: str):
     if answer.repeated:
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+@blueprint.post("/<game_id>/resign")
+def resign(game_id: str):
+    record, seat = clocks.resign(service(), game_id, bearer_token())
+    return jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
 
 
 @blueprint.get("/<game_id>/events")

@@ -74,3 +74,23 @@ class VersionConflict(KeltisError):
     def __init__(self, message: str, current_version: int):
         super().__init__(message)
         self.current_version = current_version
+
+
+class InvalidClock(KeltisError):
+    """The turn clock asks for something the game cannot do (an unknown fallback bot)."""
+
+    code = "invalid_clock"
+
+
+class SeatForfeited(KeltisError):
+    """The seat forfeited (timeouts or resignation): its fallback bot plays for it."""
+
+    code = "seat_forfeited"
+    kind = Kind.CONFLICT
+
+
+class GameOver(KeltisError):
+    """The game is over: it takes no more commands."""
+
+    code = "game_over"
+    kind = Kind.CONFLICT
