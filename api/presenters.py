@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from application.results import result_of
 from domain.visibility import redact_event
 from gamelog.entries import Entry
 from gamelog.record import GameRecord
+from gamelog.results import result_of
 from store.index import public_player
 
 
