@@ -226,6 +226,7 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
         clock.service(batch.service, state)
         if rules.phase(state) == FINISHED:
             raise _Failure("turn", "a command after the game was over", batch.n)
+        clock.check_move(batch, state)
         try:
             produced = json_ready(rules.decide(state, batch.by, batch.cmd, chance))
         except DomainError as error:
@@ -241,7 +242,6 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
                 "turn", f"the rules cannot run command {quote(batch.cmd)}: {quote(error)}", batch.n
             ) from None
         _compare_events(batch.entries, produced, f"seat {batch.by}'s command {quote(batch.cmd)}")
-        clock.check_move(batch, state)
         for event in batch.events:
             state = rules.evolve(state, event)
     clock.service(log.closing, state)
