@@ -11,6 +11,7 @@ from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
+from application import clocks
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -25,7 +26,11 @@ def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     quotas.game_requested(body["players"])
     record, tokens, invites = service().create(
-        body["game"], body["players"], body["options"], token=_account_key()
+        body["game"],
+        body["players"],
+        body["options"],
+        token=_account_key(),
+        clock=body.get("clock"),
     )
     quotas.game_created(record)
     seats = [
@@ -129,6 +134,12 @@ def post_move(game_id: str):
     if answer.repeated:
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+@blueprint.post("/<game_id>/resign")
+def resign(game_id: str):
+    record, seat = clocks.resign(service(), game_id, bearer_token())
+    return jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
 
 
 @blueprint.get("/<game_id>/events")

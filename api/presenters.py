@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.visibility import redact_event
 from gamelog.entries import Entry
 from gamelog.record import GameRecord
+from gamelog.results import result_of
 from store.index import public_player
 
 
@@ -22,7 +23,15 @@ def view_for(record: GameRecord, seat: int | None) -> dict | None:
 
 
 def result(record: GameRecord) -> dict | None:
-    return record.rules.result(record.state) if record.finished else None
+    return result_of(record)
+
+
+def seats(record: GameRecord) -> list[dict]:
+    """Each seat as anyone may see it, with its timeouts and whether it forfeited."""
+    return [
+        {**public_player(seat, player), "timeouts": timeouts, "forfeited": seat in record.forfeited}
+        for (seat, player), timeouts in zip(enumerate(record.players), record.timeouts, strict=True)
+    ]
 
 
 def legal_moves(record: GameRecord, seat: int) -> list[dict]:
@@ -39,7 +48,9 @@ def game(record: GameRecord, seat: int | None) -> dict:
         "status": record.status,
         "version": record.version,
         "to_move": record.to_move,
-        "players": players(record),
+        "players": seats(record),
+        "clock": record.clock,
+        "deadline": record.deadline,
         "seat": seat,
         "view": view_for(record, seat),
         "result": result(record),

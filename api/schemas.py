@@ -22,6 +22,8 @@ from tournaments.spec import MAX_ENTRIES, MAX_GAMES
 
 MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)
 MAX_WAIT_S = 3600
+MAX_CLOCK_S = 86400  # a turn clock's move time and bank: at most a day
+MAX_TIMEOUTS = 100
 
 
 def _shown_name(value: str) -> None:
@@ -144,12 +146,22 @@ class PlayerSpecSchema(Strict):
             raise ValidationError("a seat needs a name, a bot, or open: true")
 
 
+class ClockSchema(Strict):
+    """A turn clock (application.clocks); the fallback is checked against the game's bots."""
+
+    move_seconds = WholeNumber(required=True, validate=validate.Range(1, MAX_CLOCK_S))
+    bank_seconds = WholeNumber(load_default=0, validate=validate.Range(0, MAX_CLOCK_S))
+    fallback = Text(load_default="random", validate=validate.Length(min=1, max=40))
+    max_timeouts = WholeNumber(load_default=3, validate=validate.Range(1, MAX_TIMEOUTS))
+
+
 class CreateGameSchema(Strict):
     game = Text(required=True, validate=validate.Length(min=1, max=40))
     players = fields.List(
         fields.Nested(PlayerSpecSchema), required=True, validate=validate.Length(min=1, max=8)
     )
     options = fields.Dict(keys=Text(), load_default=dict)
+    clock = fields.Nested(ClockSchema)
 
 
 class JoinSchema(Strict):
@@ -224,6 +236,8 @@ class PlayerSchema(Schema):
     open = fields.Boolean()
     invite = fields.Boolean()
     account = fields.String()  # only on a seat an account holds
+    timeouts = fields.Integer()
+    forfeited = fields.Boolean()
 
 
 class InviteSchema(Schema):
@@ -264,6 +278,8 @@ class GameSchema(Schema):
     version = fields.Integer()
     to_move = fields.Integer(allow_none=True)
     players = fields.List(fields.Nested(PlayerSchema))
+    clock = fields.Raw(allow_none=True)
+    deadline = fields.Integer(allow_none=True)
     seat = fields.Integer(allow_none=True)
     view = fields.Raw(allow_none=True)
     result = fields.Raw(allow_none=True)

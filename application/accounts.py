@@ -130,6 +130,6 @@ def _my_game(summary: dict, name: str) -> dict:
         "seats": seats,
         "to_move": to_move,
         "my_turn": summary["status"] in IN_PLAY and to_move in seats,
-        "deadline": None,  # turn clocks (issue 12 item 3) fill it in
+        "deadline": summary.get("deadline"),
         "updated_at": summary["updated_at"],
     }

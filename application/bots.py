@@ -18,9 +18,10 @@ MAX_TURNS_PER_JOB = 2000
 
 
 def bots_of(record: GameRecord) -> list:
-    """Each seat's bot policy (None for a person's seat)."""
+    """Each seat's bot policy (None for a person's seat; a forfeited seat's is its fallback)."""
     bots = record.rules.bots
-    return [bots[p["bot"]] if p.get("bot") else None for p in record.players]
+    names = [record.bot_of(seat) for seat in range(len(record.players))]
+    return [bots[name] if name else None for name in names]
 
 
 def rng_for(record: GameRecord):
@@ -55,7 +56,7 @@ def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
     MAX_TURNS_PER_JOB leaves the next bot turn due (the scheduler takes it).
     """
     record, _, _ = service.load(game_id)
-    if record.version != version or not record.started:
+    if record.version != version or not record.started or record.finished:
         return 0
     chance = Chance.from_hex(record.seed_hex)
     turns = list(

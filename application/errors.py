@@ -106,3 +106,23 @@ class AccountKeyRequired(KeltisError):
 
     code = "account_key_required"
     kind = Kind.FORBIDDEN
+
+
+class InvalidClock(KeltisError):
+    """The turn clock asks for something the game cannot do (an unknown fallback bot)."""
+
+    code = "invalid_clock"
+
+
+class SeatForfeited(KeltisError):
+    """The seat forfeited (timeouts or resignation): its fallback bot plays for it."""
+
+    code = "seat_forfeited"
+    kind = Kind.CONFLICT
+
+
+class GameOver(KeltisError):
+    """The game is over: it takes no more commands."""
+
+    code = "game_over"
+    kind = Kind.CONFLICT

@@ -26,10 +26,13 @@ from application.errors import (
     GameExpired,
     GameNotFound,
     GameNotStarted,
+    GameOver,
     IdempotencyKeyReused,
+    InvalidClock,
     InvalidPlayers,
     InviteRequired,
     NoSuchSeat,
+    SeatForfeited,
     SeatUnavailable,
     Unauthenticated,
     UnknownGame,
@@ -194,6 +197,7 @@ class GameService:
         game_id: str | None = None,
         seed: bytes | None = None,
         token: str | None = None,
+        clock: Mapping | None = None,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
@@ -201,11 +205,14 @@ class GameService:
         `game_id` and `seed` are random unless a trusted caller derives them (tournaments:
         bots-only games); VersionConflict when a game of that id exists already. A seat
         `{"account": name}` holds a bot account for anyone, a person's account only with its
-        own key (`token`).
+        own key (`token`). `clock`: the turn clock (application.clocks), its fallback one of
+        the game's bots.
         """
         rules = self.rules_for(game)
         players = self._seat_accounts(players, token)
         _check_players(rules, players)
+        if clock is not None and clock["fallback"] not in rules.bots:
+            raise InvalidClock(f"unknown fallback bot {clock['fallback']!r}")
         options = rules.normalize_options(options)
         game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
         seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
@@ -215,7 +222,7 @@ class GameService:
             if p.get("open") and p.get("invite")
         }
         invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
-        events = [log_events.game_created(game, options, players, seed, invite_hashes)]
+        events = [log_events.game_created(game, options, players, seed, invite_hashes, clock)]
         if not any(p.get("open") for p in players):
             events += rules.start(len(players), options, Chance(seed))
         seat_tokens = {
@@ -380,6 +387,10 @@ class GameService:
         the domain's errors (with their rule ids)."""
         if not record.started:
             raise GameNotStarted("the game waits for players to join")
+        if record.ended_early:
+            raise GameOver("the game is over: a seat forfeited")
+        if actor.seat in record.forfeited:
+            raise SeatForfeited(f"seat {actor.seat} forfeited: its fallback bot plays for it")
         if expected_version is not None and expected_version != record.version:
             raise VersionConflict("the game has moved on", record.version)
         chance = Chance.from_hex(record.seed_hex)

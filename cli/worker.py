@@ -12,9 +12,12 @@ import click
 @click.option("--sweep-every", default=5.0, show_default=True, help="Seconds; 0 disables.")
 @click.option("--stale-after", default=5.0, show_default=True, help="Seconds a bot may lag.")
 @click.option("--fork", is_flag=True, help="Run each job in a forked work horse.")
-def worker(redis_url, burst, sweep_every, stale_after, fork):
+@click.option(
+    "--deadline-every", default=0.15, show_default=True, help="Seconds between turn-clock checks."
+)
+def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every):
     """Play bot turns (a person's games first) and tournament games, re-enqueue lost jobs,
-    expire games that waited too long for seats."""
+    expire games that waited too long for seats, time out turns whose deadline passed."""
     from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
@@ -29,4 +32,5 @@ def worker(redis_url, burst, sweep_every, stale_after, fork):
         sweep_every_s=sweep_every,
         stale_after_s=stale_after,
         fork=fork,
+        deadline_every_s=deadline_every,
     )

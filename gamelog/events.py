@@ -9,7 +9,14 @@ from domain.chance import seed_commitment
 GAME_CREATED = "game_created"
 SEAT_JOINED = "seat_joined"
 GAME_EXPIRED = "game_expired"
-SERVICE_EVENTS = frozenset({GAME_CREATED, SEAT_JOINED, GAME_EXPIRED})
+TURN_TIMED_OUT = "turn_timed_out"
+SEAT_FORFEITED = "seat_forfeited"
+GAME_ENDED_EARLY = "game_ended_early"  # not "game_ended": the card rules own that name
+SERVICE_EVENTS = frozenset(
+    {GAME_CREATED, SEAT_JOINED, GAME_EXPIRED, TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY}
+)
+# Service events that may stand among the turns of a started game (replays/log.py).
+IN_PLAY_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY})
 
 
 def game_created(
@@ -18,14 +25,16 @@ def game_created(
     players: list[dict],
     seed: bytes,
     invites: Mapping[int, str] | None = None,
+    clock: Mapping | None = None,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
-    are hidden too; such a seat is listed as `{"open": true, "invite": true}`."""
+    are hidden too; such a seat is listed as `{"open": true, "invite": true}`. `clock` (public)
+    is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
-    return {
+    created = {
         "type": GAME_CREATED,
         "game": game,
         "options": dict(options),
@@ -33,6 +42,9 @@ def game_created(
         "seed_sha256": seed_commitment(seed),
         "hidden": hidden,
     }
+    if clock:
+        created["clock"] = dict(clock)
+    return created
 
 
 def seat_joined(seat: int, name: str, account: str | None = None) -> dict:
@@ -47,6 +59,22 @@ def game_expired(waited_ms: int) -> dict:
     """A game whose open seats were never all taken expired after waiting `waited_ms`: it
     can no longer be joined."""
     return {"type": GAME_EXPIRED, "waited_ms": waited_ms}
+
+
+def turn_timed_out(seat: int, version: int, reason: str = "deadline") -> dict:
+    """The seat to move at `version` let its deadline pass; its fallback bot moves for it."""
+    return {"type": TURN_TIMED_OUT, "seat": seat, "version": version, "reason": reason}
+
+
+def seat_forfeited(seat: int, reason: str) -> dict:
+    """A seat left the game (`timeouts` or `resigned`): its fallback bot plays its turns and
+    it ranks last."""
+    return {"type": SEAT_FORFEITED, "seat": seat, "reason": reason}
+
+
+def game_ended_early(reason: str = "forfeit") -> dict:
+    """The game ended before its rules' end: one seat is left in play."""
+    return {"type": GAME_ENDED_EARLY, "reason": reason}
 
 
 def stored_player(player: Mapping) -> dict:

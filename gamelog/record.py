@@ -11,7 +11,16 @@ from domain import game as game_phases
 from domain.registry import get_rules
 from gamelog.entries import Entry
 from gamelog.errors import CorruptLog
-from gamelog.events import GAME_CREATED, GAME_EXPIRED, SEAT_JOINED
+from gamelog.events import (
+    GAME_CREATED,
+    GAME_ENDED_EARLY,
+    GAME_EXPIRED,
+    SEAT_FORFEITED,
+    SEAT_JOINED,
+    TURN_TIMED_OUT,
+)
+
+DEFAULT_FALLBACK = "random"  # plays for a seat that resigned a game without a clock
 
 
 class Status(StrEnum):
@@ -43,6 +52,11 @@ class GameRecord:
     updated_at: int = 0
     state: Any = None
     expired: bool = False
+    clock: dict | None = None  # move_seconds, bank_seconds, fallback, max_timeouts
+    timeouts: tuple[int, ...] = ()  # per seat
+    bank_ms: tuple[int, ...] = ()  # per seat: what is left of its bank
+    forfeited: frozenset[int] = frozenset()
+    ended_early: str | None = None  # the reason a game ended before its rules' end
 
     @property
     def rules(self):
@@ -61,6 +75,8 @@ class GameRecord:
     def status(self) -> Status:
         if self.state is None:
             return Status.EXPIRED if self.expired else Status.WAITING
+        if self.ended_early:
+            return Status.FINISHED
         return Status(self.rules.phase(self.state))
 
     @property
@@ -69,12 +85,46 @@ class GameRecord:
 
     @property
     def to_move(self) -> int | None:
-        return None if self.state is None else self.rules.to_move(self.state)
+        if self.state is None or self.ended_early:
+            return None
+        return self.rules.to_move(self.state)
+
+    @property
+    def fallback(self) -> str:
+        """The bot that plays for a seat that timed out or forfeited."""
+        if self.clock is not None:
+            return self.clock["fallback"]
+        bots = self.rules.bots
+        return DEFAULT_FALLBACK if DEFAULT_FALLBACK in bots else sorted(bots)[0]
+
+    def bot_of(self, seat: int) -> str | None:
+        """The bot playing a seat: its own, or the fallback of a forfeited seat."""
+        bot = self.players[seat].get("bot")
+        if bot is None and seat in self.forfeited:
+            return self.fallback
+        return bot
 
     def bot_to_move(self) -> str | None:
-        """The bot name of the seat to move, if that seat is a bot."""
+        """The bot name of the seat to move, if a bot plays that seat."""
         seat = self.to_move
-        return None if seat is None else self.players[seat].get("bot")
+        return None if seat is None else self.bot_of(seat)
+
+    @property
+    def in_play(self) -> list[int]:
+        """The seats that have not forfeited."""
+        return [seat for seat in range(len(self.players)) if seat not in self.forfeited]
+
+    @property
+    def deadline(self) -> int | None:
+        """When the seat to move times out (ms since the epoch): the time of the last entry
+        plus the move time plus the seat's bank; None when no clock runs (no clock, not
+        started, finished, or a bot to move)."""
+        if self.clock is None or self.state is None or self.finished:
+            return None
+        seat = self.to_move
+        if seat is None or self.bot_of(seat) is not None:
+            return None
+        return self.updated_at + self.clock["move_seconds"] * 1000 + self.bank_ms[seat]
 
 
 @cache
@@ -109,9 +159,17 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
             record = replace(record, players=tuple(players))
         elif kind == GAME_EXPIRED:
             record = replace(record, expired=True)
+        elif kind == TURN_TIMED_OUT:
+            record = _timed_out(record, event["seat"])
+        elif kind == SEAT_FORFEITED:
+            record = replace(record, forfeited=record.forfeited | {event["seat"]})
+        elif kind == GAME_ENDED_EARLY:
+            record = replace(record, ended_early=event.get("reason", "forfeit"))
         elif record.state is None:
             opening.append(event)
         else:
+            if entry.cmd is not None and entry.by is not None and record.clock:
+                record = _spend_bank(record, entry.by, entry.at)
             record = replace(record, state=record.rules.evolve(record.state, event))
         record = replace(record, version=entry.n, updated_at=entry.at)
     if opening:
@@ -119,8 +177,29 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
     return record
 
 
+def _spend_bank(record: GameRecord, seat: int, at: int) -> GameRecord:
+    """A move made after its own time is up spends the overage from the seat's bank."""
+    over = at - record.updated_at - record.clock["move_seconds"] * 1000
+    if over <= 0 or not record.bank_ms[seat]:
+        return record
+    bank = list(record.bank_ms)
+    bank[seat] = max(0, bank[seat] - over)
+    return replace(record, bank_ms=tuple(bank))
+
+
+def _timed_out(record: GameRecord, seat: int) -> GameRecord:
+    """A timeout counts against the seat and uses up its bank."""
+    timeouts, bank = list(record.timeouts), list(record.bank_ms)
+    timeouts[seat] += 1
+    bank[seat] = 0
+    return replace(record, timeouts=tuple(timeouts), bank_ms=tuple(bank))
+
+
 def _created(game_id: str, entry: Entry) -> GameRecord:
     event = entry.event
+    seats = len(event["players"])
+    clock = event.get("clock")
+    bank = clock["bank_seconds"] * 1000 if clock else 0
     return GameRecord(
         game_id=game_id,
         game=event["game"],
@@ -129,6 +208,9 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         seed_hex=event["hidden"]["seed"],
         created_at=entry.at,
         invites={int(seat): h for seat, h in event["hidden"].get("invites", {}).items()},
+        clock=dict(clock) if clock else None,
+        timeouts=(0,) * seats,
+        bank_ms=(bank,) * seats,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.game import FINISHED, GameRules
 from domain.registry import get_rules
+from gamelog.results import presented_result
 from replays.canonical import json_ready
 from replays.chain import build_chain
 from replays.errors import GameNotFinished, MalformedLog
@@ -34,7 +35,7 @@ def final_state(log: GameLog, rules: GameRules):
     if log.opening is None:
         raise GameNotFinished("the game has not started; only finished games have replays")
     state = rules.fold(log.rule_events)
-    if rules.phase(state) != FINISHED:
+    if rules.phase(state) != FINISHED and not log.ended_early:
         raise GameNotFinished(
             f"the game is {rules.phase(state)}; only finished games have replays (R2)"
         )
@@ -69,8 +70,18 @@ def build_replay(game_id: str, entries, rules: GameRules | None = None) -> dict:
         },
         "seed": seed,
         "seed_sha256": created.get("seed_sha256"),
-        "result": json_ready(rules.result(state)),
+        "result": json_ready(result_of(log, rules, state)),
         "entries": entries,
     }
     replay["chain"] = build_chain(replay)
     return replay
+
+
+def result_of(log: GameLog, rules: GameRules, state) -> dict | None:
+    """The result a replay records: the rules', as presented when a seat forfeited
+    (gamelog.results)."""
+    forfeited = log.forfeited
+    if not forfeited and not log.ended_early:
+        return rules.result(state)
+    scored = None if log.ended_early else rules.result(state)
+    return presented_result(scored, len(log.players), set(forfeited), log.ended_early)

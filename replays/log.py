@@ -6,7 +6,15 @@ import json
 from dataclasses import dataclass
 
 from gamelog.entries import READABLE_FORMATS, to_dict
-from gamelog.events import GAME_CREATED, SEAT_JOINED, SERVICE_EVENTS
+from gamelog.events import (
+    GAME_CREATED,
+    GAME_ENDED_EARLY,
+    IN_PLAY_EVENTS,
+    SEAT_FORFEITED,
+    SEAT_JOINED,
+    SERVICE_EVENTS,
+    TURN_TIMED_OUT,
+)
 from replays.errors import MalformedLog
 
 KNOWN_ENTRY_VERSIONS = READABLE_FORMATS
@@ -20,6 +28,7 @@ class Batch:
     by: int | None
     cmd: dict | None
     entries: tuple[dict, ...]
+    service: tuple[dict, ...] = ()  # in-play service entries just before it (a timeout...)
 
     @property
     def n(self) -> int:
@@ -41,6 +50,22 @@ class GameLog:
     players: tuple[dict, ...]
     opening: Batch | None
     turns: tuple[Batch, ...]
+    closing: tuple[dict, ...] = ()  # in-play service entries after the last command
+
+    @property
+    def ended_early(self) -> str | None:
+        """Why the game ended before its rules' end (`game_ended_early`), or None."""
+        for entry in self.closing:
+            if entry["e"]["type"] == GAME_ENDED_EARLY:
+                return entry["e"].get("reason", "forfeit")
+        return None
+
+    @property
+    def forfeited(self) -> list[int]:
+        """The seats that forfeited, in order."""
+        batches = list(self.turns)
+        entries = [entry for batch in batches for entry in batch.service] + list(self.closing)
+        return [e["e"]["seat"] for e in entries if e["e"]["type"] == SEAT_FORFEITED]
 
     @property
     def game(self) -> str:
@@ -69,15 +94,29 @@ def parse_log(entries) -> GameLog:
         _apply_service_event(players, entries[index])
         index += 1
     opening = []
-    while index < len(entries) and "cmd" not in entries[index]:
+    while (
+        index < len(entries)
+        and "cmd" not in entries[index]
+        and entries[index]["e"]["type"] not in IN_PLAY_EVENTS
+    ):
         opening.append(entries[index])
         index += 1
     turns: list[list[dict]] = []
+    services: list[tuple[dict, ...]] = []
+    pending: list[dict] = []
     for entry in entries[index:]:
-        if entry["e"]["type"] in SERVICE_EVENTS:
-            raise MalformedLog(f"service event {entry['e']['type']!r} after the start", entry["n"])
-        if "cmd" in entry:
+        kind = entry["e"]["type"]
+        if kind in IN_PLAY_EVENTS:
+            _check_in_play(entry, len(players), bool(opening))
+            pending.append(entry)
+        elif kind in SERVICE_EVENTS:
+            raise MalformedLog(f"service event {kind!r} after the start", entry["n"])
+        elif "cmd" in entry:
             turns.append([entry])
+            services.append(tuple(pending))
+            pending = []
+        elif pending or not turns:
+            raise MalformedLog(f"entry {entry['n']}: an event without its command", entry["n"])
         else:
             turns[-1].append(entry)
     if opening:
@@ -89,8 +128,27 @@ def parse_log(entries) -> GameLog:
         created=created,
         players=tuple(players),
         opening=Batch(None, None, tuple(opening)) if opening else None,
-        turns=tuple(Batch(batch[0]["by"], batch[0]["cmd"], tuple(batch)) for batch in turns),
+        turns=tuple(
+            Batch(batch[0]["by"], batch[0]["cmd"], tuple(batch), service)
+            for batch, service in zip(turns, services, strict=True)
+        ),
+        closing=tuple(pending),
     )
+
+
+def _check_in_play(entry: dict, seats: int, started: bool) -> None:
+    """A timeout, forfeit or early end: by the service, after the start, naming a seat."""
+    kind, event = entry["e"]["type"], entry["e"]
+    if not started:
+        raise MalformedLog(f"{kind} before the game started", entry["n"])
+    if entry["by"] is not None or "cmd" in entry:
+        raise MalformedLog(
+            f"entry {entry['n']}: {kind} is the service's, without a command", entry["n"]
+        )
+    if kind in (TURN_TIMED_OUT, SEAT_FORFEITED):
+        seat = event.get("seat")
+        if type(seat) is not int or not 0 <= seat < seats:
+            raise MalformedLog(f"{kind} names no seat of this game: {seat!r}", entry["n"])
 
 
 def entry_dict(entry) -> dict:

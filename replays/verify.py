@@ -15,9 +15,10 @@ from domain.errors import DomainError
 from domain.game import FINISHED, GameRules, evolve_all
 from gamelog.names import name_problem
 from replays.bounds import check_bounds
-from replays.build import FORMAT, FORMAT_VERSION, rules_of, rules_version
+from replays.build import FORMAT, FORMAT_VERSION, result_of, rules_of, rules_version
 from replays.canonical import json_ready
 from replays.chain import ALGORITHM, entry_hashes, header_hash
+from replays.clocks import ClockCheck, ClockFault
 from replays.diff import first_difference
 from replays.errors import MalformedLog, MalformedReplay, ReplayError
 from replays.log import SEAT_JOINED, SERVICE_EVENTS, GameLog, parse_log
@@ -70,6 +71,8 @@ def verify(replay, rules: GameRules | None = None) -> Report:
         return Report(False, error.message, "format", error.n)
     except _Failure as error:
         return Report(False, error.message, error.check, error.n)
+    except ClockFault as error:
+        return Report(False, error.message, "clock", error.n)
     return Report(True, _summary(replay, log, commands))
 
 
@@ -216,9 +219,14 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
     """Re-derive the opening, re-decide every command, recompute the result.
     Returns the number of commands."""
     state = _check_opening(log, rules, chance)
+    clock = ClockCheck(
+        rules, log.created, replay["header"]["game_id"], replay["seed"], len(log.players)
+    )
     for batch in log.turns:
+        clock.service(batch.service, state)
         if rules.phase(state) == FINISHED:
             raise _Failure("turn", "a command after the game was over", batch.n)
+        clock.check_move(batch, state)
         try:
             produced = json_ready(rules.decide(state, batch.by, batch.cmd, chance))
         except DomainError as error:
@@ -235,9 +243,10 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
             ) from None
         _compare_events(batch.entries, produced, f"seat {batch.by}'s command {quote(batch.cmd)}")
         state = evolve_all(rules.evolve, state, batch.events)
-    if rules.phase(state) != FINISHED:
+    clock.service(log.closing, state)
+    if rules.phase(state) != FINISHED and not clock.ended:
         raise _Failure("result", "the log ends before the game is over")
-    result = json_ready(rules.result(state))
+    result = json_ready(result_of(log, rules, state))
     difference = first_difference(result, replay["result"])
     if difference:
         raise _Failure("result", f"the recorded result differs from the rules' result {difference}")

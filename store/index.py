@@ -20,6 +20,7 @@ def summary(record: GameRecord) -> dict:
         "players": [public_player(seat, p) for seat, p in enumerate(record.players)],
         "created_at": record.created_at,
         "updated_at": record.updated_at,
+        "deadline": record.deadline,
     }
 
 
@@ -102,6 +103,11 @@ def update(
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
     elif before is None or _bot_due(before):
         pipe.zrem(keys.bot_turns(), record.game_id)
+    deadline = record.deadline
+    if deadline is not None:
+        pipe.zadd(keys.deadlines(), {record.game_id: deadline})
+    elif before is None or before.deadline is not None:
+        pipe.zrem(keys.deadlines(), record.game_id)
     _file_accounts(pipe, record, before)
 
 
@@ -187,6 +193,13 @@ def listing_key(status: str | None, game: str | None) -> str:
     if game is not None:
         return keys.games_by_game(game)
     return keys.games_by_created()
+
+
+def deadlines_due(client: redis.Redis, now_ms: int, limit: int) -> list[tuple[str, int]]:
+    """(game id, deadline) of up to `limit` games whose deadline is at or before `now_ms`,
+    earliest first."""
+    found = client.zrangebyscore(keys.deadlines(), "-inf", now_ms, 0, limit, withscores=True)
+    return [(gid.decode() if isinstance(gid, bytes) else gid, int(at)) for gid, at in found]
 
 
 def bot_turns_due(client: redis.Redis, older_than_ms: int) -> list[str]:

@@ -73,6 +73,12 @@ def bot_turns() -> str:
     return f"{PREFIX}:index:bot-turns"
 
 
+def deadlines() -> str:
+    """Sorted set of the games whose turn clock runs, scored by the seat's deadline (ms):
+    what the workers' deadline loop claims from (an index over the logs)."""
+    return f"{PREFIX}:index:deadlines"
+
+
 def games_waiting() -> str:
     """Sorted set of the games that wait for seats (never started), scored by creation (ms):
     what the expiry sweep looks at (the listing's own set of waiting games)."""

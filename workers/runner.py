@@ -7,7 +7,7 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues
 from store.connection import queue_client
-from workers.sweep import SweepThread
+from workers.sweep import DeadlineThread, SweepThread
 
 
 def run_worker(
@@ -16,6 +16,7 @@ def run_worker(
     sweep_every_s: float = 5.0,
     stale_after_s: float = 5.0,
     fork: bool = False,
+    deadline_every_s: float = 0.15,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
     until stopped (or empty, with `burst`).
@@ -27,10 +28,13 @@ def run_worker(
     worker_class = Worker if fork else SimpleWorker
     worker = worker_class(queues(client), connection=client, serializer=JSONSerializer)
     sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
-    if sweeper is not None:
-        sweeper.start()
+    clocks = DeadlineThread(redis_url, deadline_every_s) if deadline_every_s > 0 else None
+    for thread in (sweeper, clocks):
+        if thread is not None:
+            thread.start()
     try:
         worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
     finally:
-        if sweeper is not None:
-            sweeper.stop()
+        for thread in (sweeper, clocks):
+            if thread is not None:
+                thread.stop()

@@ -1,5 +1,7 @@
-"""The sweep thread beside a worker: every few seconds, requeue lost bot turns and lost
-tournament game jobs, and expire games that waited too long for seats (application.sweep)."""
+"""The threads beside a worker: the sweep (every few seconds, requeue lost bot turns and lost
+tournament game jobs, and expire games that waited too long for seats: application.sweep),
+and the deadline loop (every ~150 ms, time out the turns whose deadline passed:
+application.clocks)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,11 @@ import threading
 
 import redis
 
+from application.clocks import time_out_due
+from application.games import GameService
+from application.jobs import BotTurnQueue
 from application.sweep import expire_waiting_games, sweep_bot_turns, sweep_tournaments
+from store.cache import RecordCache
 from store.connection import queue_client, store_client
 
 log = logging.getLogger(__name__)
@@ -43,6 +49,30 @@ class SweepThread(threading.Thread):
                 continue
             if expired:
                 log.info("expired %d game(s) that waited too long for seats", len(expired))
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+class DeadlineThread(threading.Thread):
+    """Every `every_s` seconds, times out the games whose deadline passed (the `deadlines`
+    index in Redis: a killed worker loses nothing, the entry stays until the game moves)."""
+
+    def __init__(self, redis_url: str, every_s: float):
+        super().__init__(name="turn-deadlines", daemon=True)
+        self.redis_url = redis_url
+        self.every_s = every_s
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        client = store_client(self.redis_url)
+        scheduler = BotTurnQueue(queue_client(self.redis_url))
+        service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
+        while not self.stopped.wait(self.every_s):
+            try:
+                time_out_due(service)
+            except Exception:  # one broken game must not stop the clocks of the others
+                log.exception("deadline loop: a pass failed")
 
     def stop(self) -> None:
         self.stopped.set()

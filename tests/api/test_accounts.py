@@ -288,3 +288,16 @@ def test_account_indexes_are_rebuilt_from_the_logs(app, client, toy, redis_clien
     listed = client.get("/v1/me/games?status=active", headers=bearer(made["key"])).json
     assert [g["id"] for g in listed["games"]] == [game["id"]]
     assert client.get(f"/v1/accounts/{made['name']}").json["games_played"][toy] == 1
+
+
+def test_my_games_show_the_deadline_of_a_clocked_game(client, toy):
+    made = sign_up(client)
+    clock = {"move_seconds": 30, "bank_seconds": 0, "fallback": "random", "max_timeouts": 3}
+    created = client.post(
+        "/v1/games",
+        json={"game": toy, "players": [{"account": made["name"]}, {"name": "bea"}], "clock": clock},
+        headers=bearer(made["key"]),
+    ).json
+    game = client.get(f"/v1/games/{created['id']}").json
+    (mine,) = client.get("/v1/me/games", headers=bearer(made["key"])).json["games"]
+    assert mine["deadline"] == game["deadline"] is not None

@@ -1,0 +1,105 @@
+"""Verifying a game's turn clock in a replay: timeouts, forfeits, an early end, and every
+move the fallback bot made (after a timeout, or for a forfeited seat), re-derived from the
+seed as the service derived it (application.clocks, application.bots)."""
+
+from __future__ import annotations
+
+from domain.autoplay import bot_rng, choose_move
+from domain.errors import DomainError
+from domain.game import GameRules
+from gamelog.events import GAME_ENDED_EARLY, SEAT_FORFEITED, TURN_TIMED_OUT
+from gamelog.record import DEFAULT_FALLBACK
+from replays.canonical import json_ready
+from replays.diff import first_difference
+from replays.errors import ReplayError
+from replays.log import Batch
+from replays.shown import quote
+
+
+class ClockFault(ReplayError):
+    """A timeout, forfeit or fallback move the log holds is not what the service does."""
+
+
+class ClockCheck:
+    """Walks a game's service entries and bot-played moves alongside the re-run."""
+
+    def __init__(self, rules: GameRules, created: dict, game_id: str, seed_hex: str, seats: int):
+        self.rules = rules
+        self.game_id = game_id
+        self.seed_hex = seed_hex
+        self.seats = seats
+        clock = created.get("clock") if isinstance(created.get("clock"), dict) else None
+        self.clock = clock
+        bots = rules.bots
+        self.fallback = (clock or {}).get("fallback") or (
+            DEFAULT_FALLBACK if DEFAULT_FALLBACK in bots else sorted(bots)[0]
+        )
+        self.timeouts = [0] * seats
+        self.forfeited: set[int] = set()
+        self.ended = False
+        self.timed_out: tuple[int, int] | None = None  # (seat, version) awaiting its move
+
+    def service(self, entries, state) -> None:
+        """Check in-play service entries (in order) against the state they follow."""
+        for entry in entries:
+            event, n = entry["e"], entry["n"]
+            if self.ended:
+                raise ClockFault(f"{event['type']} after the game ended", n)
+            if event["type"] == TURN_TIMED_OUT:
+                self._timed_out(event, n, state)
+            elif event["type"] == SEAT_FORFEITED:
+                self._forfeited(event, n)
+            elif event["type"] == GAME_ENDED_EARLY:
+                if len(self.forfeited) < self.seats - 1:
+                    raise ClockFault("game_ended_early with more than one seat in play", n)
+                self.ended = True
+
+    def _timed_out(self, event: dict, n: int, state) -> None:
+        if self.clock is None:
+            raise ClockFault("turn_timed_out in a game without a clock", n)
+        seat = event["seat"]
+        if seat != self.rules.to_move(state):
+            raise ClockFault(f"turn_timed_out names seat {seat}, not the seat to move", n)
+        if event.get("version") != n - 1:
+            raise ClockFault(f"turn_timed_out names version {quote(event.get('version'))}", n)
+        self.timeouts[seat] += 1
+        self.timed_out = (seat, n - 1)
+
+    def _forfeited(self, event: dict, n: int) -> None:
+        seat, reason = event["seat"], event.get("reason")
+        if seat in self.forfeited:
+            raise ClockFault(f"seat {seat} forfeits twice", n)
+        if reason == "timeouts":
+            if self.clock is None or self.timeouts[seat] < self.clock.get("max_timeouts", 0):
+                raise ClockFault(f"seat {seat} forfeits for timeouts before max_timeouts", n)
+        elif reason != "resigned":
+            raise ClockFault(f"seat_forfeited gives no known reason: {quote(reason)}", n)
+        self.forfeited.add(seat)
+
+    def check_move(self, batch: Batch, state) -> None:
+        """The batch's command must be the fallback bot's when a timeout or a forfeit put
+        the bot in the seat's place; `state` is the state before it."""
+        if self.ended:
+            raise ClockFault("a command after the game ended", batch.n)
+        timed_out, self.timed_out = self.timed_out, None
+        if timed_out is not None:
+            seat, version = timed_out
+            if batch.by != seat:
+                raise ClockFault(f"after seat {seat}'s timeout, seat {batch.by} moved", batch.n)
+        elif batch.by in self.forfeited:  # only a person's seat forfeits
+            version = batch.n - 1
+        else:
+            return
+        try:
+            bot = self.rules.bots[self.fallback]
+            rng = bot_rng(self.seed_hex, self.game_id, version)
+            expected = json_ready(choose_move(self.rules, state, batch.by, bot, rng).move)
+        except (DomainError, KeyError) as error:
+            raise ClockFault(f"the fallback bot cannot move: {quote(error)}", batch.n) from None
+        difference = first_difference(expected, batch.cmd)
+        if difference:
+            raise ClockFault(
+                f"seat {batch.by}'s command {quote(batch.cmd)} is not the fallback bot's move "
+                f"{difference} (expected = fallback bot, found = log)",
+                batch.n,
+            )

@@ -1,0 +1,133 @@
+"""Turn clocks with real `keltis worker` processes: a deadline fires a timeout, a race with 50
+movers has one winner per version, and deadlines survive a SIGKILLed worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from application.errors import VersionConflict
+from application.games import GameService
+from gamelog.entries import Entry
+from store import keys
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD = "keltis-card"
+CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 100}
+
+
+def start_worker(redis_url: str) -> subprocess.Popen:
+    env = {**os.environ, "REDIS_URL": redis_url}
+    command = [str(Path(sys.executable).parent / "keltis"), "worker", "--deadline-every", "0.1"]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def person_game(service: GameService) -> tuple[str, dict[int, str]]:
+    record, tokens, _ = service.create(CARD, [{"name": "ann"}, {"name": "bea"}], {}, clock=CLOCK)
+    return record.game_id, tokens
+
+
+def timeouts_of(entries: list[Entry]) -> list[dict]:
+    return [e.event for e in entries if e.event["type"] == "turn_timed_out"]
+
+
+def wait_for(predicate, seconds: float = 15.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_a_worker_times_out_a_passed_deadline_with_the_fallback_move(redis_client, redis_url):
+    service = GameService(redis_client)
+    game_id, _ = person_game(service)
+    record, _, _ = service.load(game_id)
+    assert redis_client.zscore(keys.deadlines(), game_id) == record.deadline
+    worker = start_worker(redis_url)
+    try:
+        entries = wait_for(lambda: service.entries_after(game_id, record.version, 10))
+    finally:
+        stop(worker)
+    timeout, move = entries[0], entries[1]
+    assert timeout.event["seat"] == record.to_move and timeout.event["version"] == record.version
+    assert move.by == record.to_move and move.cmd is not None
+    assert record.deadline <= timeout.at < record.deadline + 1000
+    after, _, _ = service.load(game_id)
+    assert redis_client.zscore(keys.deadlines(), game_id) == after.deadline
+
+
+def test_fifty_clients_racing_a_timeout_leave_one_winner_per_version(redis_client, redis_url):
+    service = GameService(redis_client)
+    games = [person_game(service) for _ in range(3)]
+    tokens_of = dict(games)
+    worker = start_worker(redis_url)
+    try:
+        for game_id, _ in games:
+            record, _, _ = service.load(game_id)
+            seat, version = record.to_move, record.version
+            move = record.rules.legal_moves(record.state, seat)[0]
+            wins: list[int] = []
+            barrier = threading.Barrier(50)
+
+            def post(move=move, seat=seat, version=version, gid=game_id, wins=wins, gate=barrier):
+                mover = GameService(redis_client)
+                gate.wait()
+                try:
+                    token = tokens_of[gid][seat]
+                    mover.play(gid, token, move, lambda *a: {}, expected_version=version)
+                    wins.append(1)
+                except VersionConflict:
+                    pass
+
+            time.sleep(max(0.0, (record.deadline - time.time() * 1000) / 1000 - 0.02))
+            threads = [threading.Thread(target=post) for _ in range(50)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            entries = wait_for(lambda gid=game_id, v=version: service.entries_after(gid, v, 10))
+            fired = [t for t in timeouts_of(entries) if t["version"] == version]
+            assert len(wins) + len(fired) == 1, (wins, fired)
+            assert (entries[0].event["type"] == "turn_timed_out") == bool(fired)
+            time.sleep(0.3)  # a second worker pass must not append a second timeout
+            every = service.entries_after(game_id, 0, 1000)
+            assert len([t for t in timeouts_of(every) if t["version"] == version]) <= 1
+    finally:
+        stop(worker)
+
+
+def test_deadlines_pending_when_a_worker_is_killed_fire_once_after_restart(redis_client, redis_url):
+    service = GameService(redis_client)
+    first = start_worker(redis_url)
+    games = [person_game(service) for _ in range(6)]
+    versions = {game_id: service.load(game_id)[0].version for game_id, _ in games}
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    time.sleep(1.2)  # every deadline passes with no worker alive
+    assert all(service.load(g)[0].version == v for g, v in versions.items())
+    second = start_worker(redis_url)
+    try:
+        for game_id, version in versions.items():
+            wait_for(lambda g=game_id, v=version: service.entries_after(g, v, 10))
+    finally:
+        stop(second)
+    for game_id, version in versions.items():
+        every = service.entries_after(game_id, 0, 1000)
+        assert [t["version"] for t in timeouts_of(every)].count(version) == 1
