@@ -9,7 +9,10 @@ holding the log and the seed re-derives it (replays.verify).
 
 from __future__ import annotations
 
+import logging
+
 from application.errors import (
+    GameNotFound,
     GameNotStarted,
     GameOver,
     SeatForfeited,
@@ -21,8 +24,11 @@ from domain.autoplay import bot_rng, choose_move
 from domain.chance import Chance
 from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
+from gamelog.errors import CorruptLog
 from gamelog.record import GameRecord, fold_entries
 from store import index
+
+log = logging.getLogger(__name__)
 
 DUE_BATCH = 200
 
@@ -81,8 +87,12 @@ def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:
     timeouts appended by this call."""
     appended = 0
     for game_id, _ in index.deadlines_due(service.client, service.clock(), limit):
-        if time_out(service, game_id):
-            appended += 1
+        try:
+            appended += time_out(service, game_id)
+        except (GameNotFound, CorruptLog):  # the index outlived the log: forget the entry
+            index.forget_deadline(service.client, game_id)
+        except Exception:  # one broken game must not stop the clocks of the others
+            log.exception("game %s: its timeout failed", game_id)
     return appended
 
 

@@ -195,6 +195,11 @@ def listing_key(status: str | None, game: str | None) -> str:
     return keys.games_by_created()
 
 
+def forget_deadline(client: redis.Redis, game_id: str) -> None:
+    """Drop a game's deadline entry (its log is gone or unreadable)."""
+    client.zrem(keys.deadlines(), game_id)
+
+
 def deadlines_due(client: redis.Redis, now_ms: int, limit: int) -> list[tuple[str, int]]:
     """(game id, deadline) of up to `limit` games whose deadline is at or before `now_ms`,
     earliest first."""

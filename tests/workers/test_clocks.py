@@ -131,3 +131,17 @@ def test_deadlines_pending_when_a_worker_is_killed_fire_once_after_restart(redis
     for game_id, version in versions.items():
         every = service.entries_after(game_id, 0, 1000)
         assert [t["version"] for t in timeouts_of(every)].count(version) == 1
+
+
+def test_a_deadline_of_a_vanished_game_does_not_stop_the_others(redis_client):
+    """A deadline entry whose log is gone is dropped; the next due game still times out."""
+    from application.clocks import time_out_due
+
+    service = GameService(redis_client)
+    game_id, _ = person_game(service)
+    record, _, _ = service.load(game_id)
+    redis_client.zadd(keys.deadlines(), {"vanished-game-000000": 1})
+    service.clock = lambda: record.deadline + 1
+    assert time_out_due(service) >= 1
+    assert redis_client.zscore(keys.deadlines(), "vanished-game-000000") is None
+    assert timeouts_of(service.entries_after(game_id, record.version, 10))
