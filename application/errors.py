@@ -106,3 +106,11 @@ class AccountKeyRequired(KeltisError):
 
     code = "account_key_required"
     kind = Kind.FORBIDDEN
+
+
+class TooManyStreams(KeltisError):
+    """The account holds as many open event streams as it may."""
+
+    code = "too_many_streams"
+    kind = Kind.RATE_LIMITED
+    retry_after_s = 10
