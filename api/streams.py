@@ -64,12 +64,19 @@ def my_events():
     account = auth.account_of(games.accounts, bearer_token())
     settings = _settings()
     _, release = streams.open_account_stream(games, account, settings)
+
+    def lines() -> Iterator[dict | None]:
+        try:
+            yield from streams.account_events(games, account, settings)
+        finally:
+            release()
+
     try:
-        response = _ndjson(streams.account_events(games, account, settings))
+        response = _ndjson(lines())
     except BaseException:
         release()
         raise
-    response.call_on_close(release)
+    response.call_on_close(release)  # also when the stream never started (ZREM twice: fine)
     return response
 
 
