@@ -17,6 +17,7 @@ MODULES = [
     "bench.reliability",
     "bench.redis_durability",
     "bench.load",
+    "bench.streams",
 ]
 
 
