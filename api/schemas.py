@@ -185,6 +185,10 @@ class EventsQuerySchema(Strict):
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
 
+class StreamQuerySchema(Strict):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+
+
 class ListQuerySchema(Strict):
     status = Text(validate=validate.OneOf(STATUSES))
     game = Text(validate=validate.Length(min=1, max=40))

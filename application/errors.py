@@ -126,3 +126,11 @@ class GameOver(KeltisError):
 
     code = "game_over"
     kind = Kind.CONFLICT
+
+
+class TooManyStreams(KeltisError):
+    """The account holds as many open event streams as it may."""
+
+    code = "too_many_streams"
+    kind = Kind.RATE_LIMITED
+    retry_after_s = 10

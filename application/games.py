@@ -53,6 +53,7 @@ from store.clock import now_ms
 from store.codec import text
 from store.commit import Committer
 from store.eventstore import AppendRequest, AppendResult, AppendStatus, EventStore
+from store.notify import Listener, Subscriber, publish
 from store.watch import VersionWatcher
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,8 @@ class GameService:
         self.cache = cache if cache is not None else RecordCache()
         self.clock = clock
         self.scheduler = scheduler
-        self.watcher = VersionWatcher(client)
+        self.notices = Subscriber(client)
+        self.watcher = VersionWatcher(client, self.notices)
         self.accounts = AccountStore(client)
 
     # ----- queries -------------------------------------------------------------------
@@ -175,6 +177,14 @@ class GameService:
     def wait_for_version(self, game_id: str, after: int, wait_s: float) -> None:
         """Block up to `wait_s` seconds until the game's version exceeds `after`."""
         self.watcher.wait(game_id, after, wait_s)
+
+    def listen_game(self, game_id: str) -> Listener:
+        """A listener woken on each new version of the game (a hint: re-read the log)."""
+        return self.notices.listen(keys.game_channel(game_id))
+
+    def listen_account(self, name: str) -> Listener:
+        """A listener woken on each new version of a game the account holds a seat in."""
+        return self.notices.listen(keys.account_channel(name.lower()))
 
     def list_games(self, status, game, offset, limit):
         return index.list_games(self.client, status, game, offset, limit)
@@ -434,10 +444,13 @@ class GameService:
         self, before: GameRecord | None, after: GameRecord, new_hashes: dict | None = None
     ) -> None:
         """After a successful commit (append and index): cache the new version (with the
-        seats' token hashes) and hand a bot turn that became due to the scheduler."""
+        seats' token hashes), notify the game's and its accounts' channels (a hint) and hand
+        a bot turn that became due to the scheduler."""
         known = self.cache.get(after.game_id)
         hashes = dict(known.token_hashes) if known is not None else {}
         self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))
+        accounts = [p["account"] for p in after.players if p.get("account")]
+        publish(self.client, after.game_id, after.version, accounts)
         if self.scheduler is not None and after.bot_to_move() and not after.finished:
             self.scheduler.bot_due(after)
 

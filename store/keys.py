@@ -220,3 +220,22 @@ def account_playing(folded_name: str) -> str:
 def account_key(key_hash: str) -> str:
     """String: SHA-256 hex of an account key -> the account's folded name."""
     return f"{PREFIX}:account-key:{key_hash}"
+
+
+def account_streams(folded_name: str) -> str:
+    """Sorted set of the account's open event streams (stream id -> ms it expires)."""
+    return _account(folded_name, "streams")
+
+
+# ----- notifications (pub/sub channels: hints that a log grew, never the truth) ----------------
+
+
+def game_channel(game_id: str) -> str:
+    """The channel told of every new version of a game (hash-tagged like its keys, so a
+    sharded channel lives on the game's slot)."""
+    return f"{PREFIX}:notify:game:{{{game_id}}}"
+
+
+def account_channel(folded_name: str) -> str:
+    """The channel told of every new version of the games in which an account holds a seat."""
+    return f"{PREFIX}:notify:account:{{a:{folded_name}}}"

@@ -15,7 +15,11 @@ MAX_EXAMPLES = 2  # per operation and phase: some 500 requests, 1-2 minutes on 2
 
 @pytest.fixture(scope="module")
 def served(redis_url):
-    env = {"REDIS_URL": redis_url, "KELTIS_MAX_EVENTS_WAIT_S": "0.01"}
+    env = {
+        "REDIS_URL": redis_url,
+        "KELTIS_MAX_EVENTS_WAIT_S": "0.01",
+        "KELTIS_STREAM_MAX_S": "0.2",  # a stream answers whole within the request timeout
+    }
     with WebServer(env, workers=2) as server:
         yield server
 

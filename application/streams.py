@@ -1,0 +1,191 @@
+"""Live streams (pull): an account's turn events across its games, and one game's events.
+
+Both work the same way: listen to the notification channel first (store.notify), catch up
+from the log, then wake on each notification and read what changed. A notification is only a
+hint: at each keep-alive the stream re-checks the log on its own, so a lost message costs
+latency, never an event; between keep-alives an idle stream sends Redis nothing. A stream
+yields `None` where a keep-alive line goes, and ends after its lifetime (`max_s`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from application.errors import GameNotFound, TooManyStreams
+from application.games import GameService
+from gamelog.entries import Entry
+from gamelog.record import GameRecord, Status
+from store import streams as stream_slots
+from store.accounts import AccountRecord
+
+KEEPALIVE_S = 10.0
+MAX_S = 3600.0
+MAX_PER_ACCOUNT = 4
+PAGE = 200  # entries read at once by a game stream
+MAX_GAMES = 500  # games in play an account stream catches up on
+IN_PLAY = (Status.ACTIVE, Status.FINAL_ROUND)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSettings:
+    """Keep-alive interval (also the safety re-check), lifetime, open streams per account."""
+
+    keepalive_s: float = KEEPALIVE_S
+    max_s: float = MAX_S
+    max_per_account: int = MAX_PER_ACCOUNT
+
+
+# ----- one game's events --------------------------------------------------------------------
+
+
+def game_events(
+    service: GameService,
+    game_id: str,
+    after: int,
+    settings: StreamSettings,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[tuple[list[Entry], GameRecord] | None]:
+    """Pages of the game's entries after `after` with the record they belong to (the caller
+    redacts them for its viewer), `None` for a keep-alive; ends once the finished game's last
+    entry was given, or after `settings.max_s`."""
+    ends = clock() + settings.max_s
+    with service.listen_game(game_id) as listener:
+        while True:
+            record, _, _ = service.load(game_id)
+            while record.version > after:
+                entries = service.entries_after(game_id, after, PAGE)
+                if not entries:
+                    break
+                if entries[-1].n > record.version:
+                    record, _, _ = service.load(game_id)
+                yield entries, record
+                after = entries[-1].n
+            if record.finished and after >= record.version:
+                return
+            remaining = ends - clock()
+            if remaining <= 0:
+                return
+            if listener.wait(min(settings.keepalive_s, remaining)) is None:
+                yield None
+
+
+# ----- an account's turns -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Seen:
+    status: str
+    turn_version: int | None = None
+
+
+@dataclass(slots=True)
+class AccountWatch:
+    """What an account stream told its client so far, per game."""
+
+    name: str
+    seen: dict[str, _Seen] = field(default_factory=dict)
+
+    def in_play(self) -> list[str]:
+        return [game for game, seen in self.seen.items() if seen.status in IN_PLAY]
+
+    def changes(self, record: GameRecord, opening: bool = False) -> list[dict]:
+        """The lines a game's newest version makes (`opening`: the stream's catch-up, which
+        announces only the turns waiting)."""
+        mine = [s for s, p in enumerate(record.players) if p.get("account") == self.name]
+        if not mine:
+            return []
+        seen = self.seen.get(record.game_id)
+        lines = []
+        if record.status in IN_PLAY:
+            if seen is None or seen.status not in IN_PLAY:
+                if not opening:
+                    lines.append({"type": "game_started", "game": record.game_id})
+                seen = self.seen[record.game_id] = _Seen(record.status)
+            seen.status = record.status
+            if record.to_move in mine and seen.turn_version != record.version:
+                seen.turn_version = record.version
+                lines.append(
+                    {
+                        "type": "your_turn",
+                        "game": record.game_id,
+                        "version": record.version,
+                        "deadline": record.deadline,
+                    }
+                )
+        elif record.status == Status.FINISHED:
+            if seen is None or seen.status != Status.FINISHED:
+                lines.append({"type": "game_finished", "game": record.game_id})
+            self.seen[record.game_id] = _Seen(record.status)
+        elif seen is None:
+            self.seen[record.game_id] = _Seen(record.status)
+        return lines
+
+
+def open_account_stream(
+    service: GameService, account: AccountRecord, settings: StreamSettings
+) -> tuple[str, Callable[[], None]]:
+    """Count a new stream of the account (TooManyStreams at the bound); its id and the
+    function that releases it."""
+    stream_id = secrets.token_urlsafe(12)
+    now = service.clock()
+    expires = now + int(settings.max_s * 1000) + 60_000
+    if not stream_slots.open_slot(
+        service.client, account.name, stream_id, now, expires, settings.max_per_account
+    ):
+        raise TooManyStreams(
+            f"at most {settings.max_per_account} event streams per account are open at once"
+        )
+    return stream_id, lambda: stream_slots.close_slot(service.client, account.name, stream_id)
+
+
+def account_events(
+    service: GameService,
+    account: AccountRecord,
+    settings: StreamSettings,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[dict | None]:
+    """The account's lines: first a `your_turn` for every game waiting on it, then
+    `game_started`, `your_turn` and `game_finished` as its games move; `None` for a
+    keep-alive. Ends after `settings.max_s`."""
+    ends = clock() + settings.max_s
+    watch = AccountWatch(account.name)
+    with service.listen_account(account.name) as listener:
+        for record in _playing(service, account):
+            yield from watch.changes(record, opening=True)
+        while True:
+            remaining = ends - clock()
+            if remaining <= 0:
+                return
+            woke = listener.wait(min(settings.keepalive_s, remaining))
+            if woke is None:
+                yield None
+            if woke is None or None in woke:  # the safety re-check: every game in play
+                records = _playing(service, account, watch.in_play())
+            else:
+                records = _records(service, dict.fromkeys(p.get("game") for p in woke))
+            for record in records:
+                yield from watch.changes(record)
+
+
+def _playing(
+    service: GameService, account: AccountRecord, also: list[str] = ()
+) -> list[GameRecord]:
+    """The account's games in play (from its index), and `also` (games the stream saw in
+    play, which may have finished since)."""
+    ids, _ = service.accounts.game_ids(account.name, True, 0, MAX_GAMES)
+    return _records(service, dict.fromkeys([*ids, *also]))
+
+
+def _records(service: GameService, game_ids) -> list[GameRecord]:
+    found = []
+    for game_id in game_ids:
+        if not isinstance(game_id, str):
+            continue
+        try:
+            found.append(service.load(game_id)[0])
+        except GameNotFound:
+            continue
+    return found

@@ -1,0 +1,194 @@
+"""Live streams (issue 12 item 4) over the real Redis: GET /v1/me/events, GET
+/v1/games/{id}/stream and the long-poll, woken by notifications; every answer is held
+against openapi.yaml (a stream is read to its end: the tests bound its lifetime)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from tests.api.helpers import assert_nothing_hidden, bearer, create
+from tests.api.test_accounts import sign_up
+
+KEEPALIVE_S = 0.3
+
+
+@pytest.fixture
+def app(app):
+    app.config.update(STREAM_KEEPALIVE_S=KEEPALIVE_S, STREAM_MAX_S=3.0, STREAMS_PER_ACCOUNT=2)
+    return app
+
+
+def lines_of(response) -> list[dict | None]:
+    """The NDJSON lines of a finished stream (None for a blank keep-alive line)."""
+    assert response.status_code == 200, response.data
+    assert response.mimetype == "application/x-ndjson"
+    return [json.loads(line) if line else None for line in response.data.decode().split("\n")[:-1]]
+
+
+def in_background(call):
+    """Run `call` in a thread; the returned function joins it and gives its result."""
+    box = {}
+    thread = threading.Thread(target=lambda: box.setdefault("result", call()))
+    thread.start()
+
+    def result():
+        thread.join(timeout=30)
+        return box["result"]
+
+    return result
+
+
+def account_game(client) -> tuple[dict, dict, dict]:
+    """Two bot accounts seated in a keltis-card game: (created game, account of seat 0,
+    account of seat 1)."""
+    first, second = sign_up(client, bot=True), sign_up(client, bot=True)
+    created = create(
+        client,
+        "keltis-card",
+        [{"account": first["name"]}, {"account": second["name"]}],
+    )
+    return created, first, second
+
+
+def move(client, game_id: str, key: str) -> dict:
+    legal = client.get(f"/v1/games/{game_id}/moves", headers=bearer(key)).json["moves"]
+    posted = client.post(f"/v1/games/{game_id}/moves", json=legal[0], headers=bearer(key))
+    assert posted.status_code == 200, posted.json
+    return posted.json
+
+
+def test_a_reconnecting_stream_opens_with_the_turn_waiting_on_it(client):
+    created, *accounts = account_game(client)
+    mover = accounts[created["to_move"]]
+    lines = lines_of(client.get("/v1/me/events", headers=bearer(mover["key"])))
+    assert lines[0] == {
+        "type": "your_turn",
+        "game": created["id"],
+        "version": created["version"],
+        "deadline": None,
+    }
+    assert all(line is None for line in lines[1:])
+
+
+def test_your_turn_arrives_after_the_opponents_move(app, client):
+    created, *accounts = account_game(client)
+    mover, waiter = accounts[created["to_move"]], accounts[1 - created["to_move"]]
+    stream = in_background(
+        lambda: app.test_client().get("/v1/me/events", headers=bearer(waiter["key"]))
+    )
+    time.sleep(0.5)
+    version = created["version"]
+    for _ in range(10):  # a turn of keltis-card may take several moves of one seat
+        answer = move(client, created["id"], mover["key"])
+        version = answer["version"]
+        if answer["to_move"] != created["to_move"]:
+            break
+    turns = [line for line in lines_of(stream()) if line and line["type"] == "your_turn"]
+    assert turns == [
+        {"type": "your_turn", "game": created["id"], "version": version, "deadline": None}
+    ]
+
+
+def test_idle_streams_send_keep_alive_lines(client):
+    account = sign_up(client, bot=True)
+    started = time.monotonic()
+    lines = lines_of(client.get("/v1/me/events", headers=bearer(account["key"])))
+    assert time.monotonic() - started >= 2.5
+    assert len(lines) >= 5 and all(line is None for line in lines)
+
+
+def test_streams_need_an_account_key_and_are_bounded_per_account(app, client):
+    assert client.get("/v1/me/events").status_code == 401
+    account = sign_up(client, bot=True)
+    held = [
+        in_background(
+            lambda: app.test_client().get("/v1/me/events", headers=bearer(account["key"]))
+        )
+        for _ in range(2)
+    ]
+    time.sleep(0.5)
+    refused = client.get("/v1/me/events", headers=bearer(account["key"]))
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_streams"
+    for result in held:
+        response = result()
+        assert response.status_code == 200
+        response.close()  # what a server does when the stream ends: it stops counting
+    assert client.get("/v1/me/events", headers=bearer(account["key"])).status_code == 200
+
+
+def _human_game(client) -> tuple[str, dict[int, str]]:
+    created = create(client, "keltis-card", [{"name": "ann"}, {"name": "bea"}])
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+@pytest.mark.parametrize("viewer", [None, 1])
+def test_r2_a_game_stream_redacts_hidden_cards_like_the_events(client, viewer):
+    """R2: a spectator's and the other seat's stream show no hand of another seat."""
+    game_id, tokens = _human_game(client)
+    for _ in range(6):
+        state = client.get(f"/v1/games/{game_id}").json
+        move(client, game_id, tokens[state["to_move"]])
+    headers = bearer(tokens[viewer]) if viewer is not None else {}
+    streamed = [
+        line
+        for line in lines_of(client.get(f"/v1/games/{game_id}/stream?after=0", headers=headers))
+        if line is not None
+    ]
+    polled = client.get(f"/v1/games/{game_id}/events?after=0", headers=headers).json["events"]
+    assert streamed == polled
+    own = client.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json["view"]["hand"]
+    secrets = [json.dumps(card) for card in own] if viewer is None else []
+    for line in streamed:
+        assert_nothing_hidden(line, viewer, secrets)
+        assert "hidden" not in line["event"] or line["event"].get("owner") == viewer
+
+
+def test_a_game_stream_wakes_on_a_move_and_ends_with_the_finished_game(app, client):
+    game_id, tokens = _human_game(client)
+    version = client.get(f"/v1/games/{game_id}").json["version"]
+    stream = in_background(
+        lambda: app.test_client().get(f"/v1/games/{game_id}/stream?after={version}")
+    )
+    time.sleep(0.5)
+    state = client.get(f"/v1/games/{game_id}").json
+    answer = move(client, game_id, tokens[state["to_move"]])
+    versions = [line["version"] for line in lines_of(stream()) if line is not None]
+    assert versions == list(range(version + 1, answer["version"] + 1))
+
+
+def test_a_lost_notification_still_delivers_through_the_safety_recheck(app, client, monkeypatch):
+    import application.games
+
+    created, *accounts = account_game(client)
+    mover, waiter = accounts[created["to_move"]], accounts[1 - created["to_move"]]
+    monkeypatch.setattr(application.games, "publish", lambda *args, **kwargs: None)
+    stream = in_background(
+        lambda: app.test_client().get("/v1/me/events", headers=bearer(waiter["key"]))
+    )
+    time.sleep(0.5)
+    for _ in range(10):
+        answer = move(client, created["id"], mover["key"])
+        if answer["to_move"] != created["to_move"]:
+            break
+    turns = [line for line in lines_of(stream()) if line and line["type"] == "your_turn"]
+    assert [t["version"] for t in turns] == [answer["version"]]
+
+
+def test_a_long_poll_wakes_on_the_notification_not_a_poll(app, client):
+    game_id, tokens = _human_game(client)
+    app.extensions["keltis"].watcher.safety_s = 60.0  # only a notification can wake it now
+    version = client.get(f"/v1/games/{game_id}").json["version"]
+    started = time.monotonic()
+    polled = in_background(
+        lambda: app.test_client().get(f"/v1/games/{game_id}/events?after={version}&wait=20")
+    )
+    time.sleep(0.5)
+    state = client.get(f"/v1/games/{game_id}").json
+    move(client, game_id, tokens[state["to_move"]])
+    answer = polled()
+    assert answer.status_code == 200 and answer.json["events"][0]["version"] == version + 1
+    assert time.monotonic() - started < 5.0
