@@ -53,7 +53,7 @@ from store.clock import now_ms
 from store.codec import text
 from store.commit import Committer
 from store.eventstore import AppendRequest, AppendResult, AppendStatus, EventStore
-from store.notify import Listener, Subscriber, publish
+from store.notify import Listener, Subscriber
 from store.watch import VersionWatcher
 
 log = logging.getLogger(__name__)
@@ -443,14 +443,12 @@ class GameService:
     def _committed(
         self, before: GameRecord | None, after: GameRecord, new_hashes: dict | None = None
     ) -> None:
-        """After a successful commit (append and index): cache the new version (with the
-        seats' token hashes), notify the game's and its accounts' channels (a hint) and hand
-        a bot turn that became due to the scheduler."""
+        """After a successful commit (append, index, notification): cache the new version
+        (with the seats' token hashes) and hand a bot turn that became due to the
+        scheduler."""
         known = self.cache.get(after.game_id)
         hashes = dict(known.token_hashes) if known is not None else {}
         self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))
-        accounts = [p["account"] for p in after.players if p.get("account")]
-        publish(self.client, after.game_id, after.version, accounts)
         if self.scheduler is not None and after.bot_to_move() and not after.finished:
             self.scheduler.bot_due(after)
 

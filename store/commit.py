@@ -13,7 +13,7 @@ from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from gamelog.record import GameRecord
-from store import index, keys
+from store import index, keys, notify
 from store.eventstore import AppendRequest, AppendResult, EventStore, load_script
 
 FIXED_APPEND_ARGS = 6  # the append script's arguments before its entries
@@ -32,12 +32,16 @@ class Committer:
         self, request: AppendRequest, after: GameRecord, before: GameRecord | None
     ) -> AppendResult:
         """Append `request` (whose batch makes `after` from `before`) and, when it was
-        appended, write the index entries of `after`."""
+        appended, write the index entries of `after` and notify the channels of the game and
+        of its seated accounts (store.notify)."""
+        accounts = [p["account"] for p in after.players if p.get("account")]
         if self.clustered:
             result = self.store.append(request)
             if result.ok:
                 self.write_index(after, before)
+                notify.publish(self.client, after.game_id, after.version, accounts)
             return result
+        notices = (notify.channels_of(after.game_id, accounts), notify.message(after))
         script_keys, args = self.store.script_call(request)
         last_entry = args[FIXED_APPEND_ARGS + len(request.entries) - 1]
         log_key = keys.log(request.game_id)
@@ -45,7 +49,9 @@ class Committer:
             pipe = self.client.pipeline(transaction=False)
             sha = self.store.append_script.sha
             pipe.evalsha(sha, len(script_keys), *script_keys, *args)
-            index.update_after_append(pipe, self.index_script, after, before, log_key, last_entry)
+            index.update_after_append(
+                pipe, self.index_script, after, before, log_key, last_entry, notices
+            )
             appended, indexed = pipe.execute(raise_on_error=False)
             if isinstance(appended, NoScriptError):  # nothing ran: load the scripts, resend
                 self._load_scripts()
@@ -56,7 +62,7 @@ class Committer:
                 self._load_scripts()
                 pipe = self.client.pipeline(transaction=False)
                 index.update_after_append(
-                    pipe, self.index_script, after, before, log_key, last_entry
+                    pipe, self.index_script, after, before, log_key, last_entry, notices
                 )
                 (indexed,) = pipe.execute(raise_on_error=False)
             if isinstance(indexed, Exception):

@@ -54,6 +54,9 @@ class Writes:
     def zrem(self, key: str, member: str) -> None:
         self.commands.append(("ZREM", key, [member]))
 
+    def publish(self, channel: str, message: bytes) -> None:
+        self.commands.append(("PUBLISH", None, [channel, message]))
+
 
 def update_after_append(
     pipe: redis.client.Pipeline,
@@ -62,18 +65,24 @@ def update_after_append(
     before: GameRecord | None,
     log_key: str,
     last_entry: bytes,
+    notices: tuple[list[str], bytes] | None = None,
 ) -> None:
     """Queue `update`'s writes as one script that makes them only if the log holds
     `last_entry` at `record.version` (the append queued before it on `pipe` happened).
 
-    Standalone Redis only: the script names the game's log and index keys together."""
+    `notices` (channels, message) are published by the same script, after the writes, so a
+    notification tells of a version only once the log holds it. Standalone Redis only: the
+    script names the game's log and index keys together."""
     writes = Writes()
     update(writes, record, before)
+    for channel in notices[0] if notices else ():
+        writes.publish(channel, notices[1])
     script_keys, args = [log_key], [record.version, last_entry]
     for command, key, arguments in writes.commands:
-        if key not in script_keys:
+        if key is not None and key not in script_keys:
             script_keys.append(key)
-        args.extend((command, script_keys.index(key) + 1, len(arguments), *arguments))
+        position = 0 if key is None else script_keys.index(key) + 1
+        args.extend((command, position, len(arguments), *arguments))
     pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
 
 

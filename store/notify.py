@@ -42,9 +42,15 @@ def channels_of(game_id: str, accounts: Iterable[str]) -> list[str]:
     return [keys.game_channel(game_id), *(keys.account_channel(a) for a in folded)]
 
 
+def message(record) -> bytes:
+    """The notification of a game's new version: `{"game", "version"}`."""
+    return orjson.dumps({"game": record.game_id, "version": record.version})
+
+
 def publish(client: redis.Redis, game_id: str, version: int, accounts: Iterable[str]) -> None:
     """Tell the game's and its accounts' channels of `version` (one round trip; a failure is
-    logged, never raised: the log already holds the version)."""
+    logged, never raised: the log already holds the version). store.commit sends it with
+    the commit itself on a standalone Redis."""
     payload = orjson.dumps({"game": game_id, "version": version})
     try:
         channels = channels_of(game_id, accounts)

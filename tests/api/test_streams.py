@@ -167,11 +167,11 @@ def test_a_game_stream_wakes_on_a_move_and_ends_with_the_finished_game(app, clie
 
 
 def test_a_lost_notification_still_delivers_through_the_safety_recheck(app, client, monkeypatch):
-    import application.games
+    from store import notify
 
     created, *accounts = account_game(client)
     mover, waiter = accounts[created["to_move"]], accounts[1 - created["to_move"]]
-    monkeypatch.setattr(application.games, "publish", lambda *args, **kwargs: None)
+    monkeypatch.setattr(notify, "channels_of", lambda *args, **kwargs: [])  # nothing is told
     stream = in_background(
         lambda: app.test_client().get("/v1/me/events", headers=bearer(waiter["key"]))
     )
