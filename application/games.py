@@ -44,7 +44,7 @@ from domain.registry import game_names, get_rules
 from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
 from gamelog.errors import CorruptLog
-from gamelog.record import GameRecord, fold_entries
+from gamelog.record import DEFAULT_FALLBACK, GameRecord, fold_entries
 from replays import build as replay_build
 from store import index, keys, tokens
 from store.accounts import AccountStore
@@ -60,6 +60,8 @@ log = logging.getLogger(__name__)
 GAME_ID_BYTES = 16  # 128 random bits, URL-safe
 INVITE_BYTES = 16  # a join code: 128 random bits, URL-safe
 MAX_RETRIES = 8
+WEBHOOK_MOVE_SECONDS = 10  # the clock of a game with a webhook seat and no clock of its own
+WEBHOOK_MAX_TIMEOUTS = 3
 
 # render(record_after, new_entries, seat) -> the JSON body answered to the caller.
 Render = Callable[[GameRecord, list[Entry], int], dict]
@@ -209,8 +211,10 @@ class GameService:
         the game's bots.
         """
         rules = self.rules_for(game)
-        players = self._seat_accounts(players, token)
+        players, webhooks = self._seat_accounts(players, token)
         _check_players(rules, players)
+        if clock is None and webhooks:
+            clock = webhook_clock(rules)
         if clock is not None and clock["fallback"] not in rules.bots:
             raise InvalidClock(f"unknown fallback bot {clock['fallback']!r}")
         options = rules.normalize_options(options)
@@ -240,13 +244,14 @@ class GameService:
         self._committed(None, record, hashes)
         return record, seat_tokens, invites
 
-    def _seat_accounts(self, players: list[dict], token: str | None) -> list[dict]:
-        """The players with each account seat checked and named as its account is written:
-        AccountNotFound, or AccountKeyRequired for a person's account without its key."""
+    def _seat_accounts(self, players: list[dict], token: str | None) -> tuple[list[dict], bool]:
+        """The players with each account seat checked and named as its account is written
+        (AccountNotFound, or AccountKeyRequired for a person's account without its key), and
+        whether an account seated has a webhook."""
         if not any(p.get("account") for p in players) and not auth.is_account_key(token):
-            return players
+            return players, False
         caller = auth.account_of(self.accounts, token) if auth.is_account_key(token) else None
-        seated = []
+        seated, webhooks = [], False
         for seat, player in enumerate(players):
             if not player.get("account"):
                 seated.append(player)
@@ -259,7 +264,8 @@ class GameService:
                     f"seat {seat}: a person's account is seated only with its own key"
                 )
             seated.append({"account": account.name, "name": account.name})
-        return seated
+            webhooks = webhooks or account.webhook is not None
+        return seated, webhooks
 
     def join(
         self,
@@ -457,6 +463,18 @@ class GameService:
             self.refresh_index(record)
             count += 1
         return count
+
+
+def webhook_clock(rules) -> dict:
+    """The clock of a game with a webhook account seated and no clock asked for: a webhook
+    answers within WEBHOOK_MOVE_SECONDS or its turn times out."""
+    fallback = DEFAULT_FALLBACK if DEFAULT_FALLBACK in rules.bots else sorted(rules.bots)[0]
+    return {
+        "move_seconds": WEBHOOK_MOVE_SECONDS,
+        "bank_seconds": 0,
+        "fallback": fallback,
+        "max_timeouts": WEBHOOK_MAX_TIMEOUTS,
+    }
 
 
 def _check_players(rules, players: list[dict]) -> None:
