@@ -9,6 +9,8 @@ holding the log and the seed re-derives it (replays.verify).
 
 from __future__ import annotations
 
+import logging
+
 from application.errors import (
     GameNotStarted,
     GameOver,
@@ -19,10 +21,13 @@ from application.errors import (
 from application.games import GameService
 from domain.autoplay import bot_rng, choose_move
 from domain.chance import Chance
+from domain.errors import KeltisError
 from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
 from gamelog.record import GameRecord, fold_entries
 from store import index
+
+log = logging.getLogger(__name__)
 
 DUE_BATCH = 200
 DEADLINE = "deadline"  # the reason of a timeout whose deadline passed
@@ -90,8 +95,10 @@ def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:
     timeouts appended by this call."""
     appended = 0
     for game_id, _ in index.deadlines_due(service.client, service.clock(), limit):
-        if time_out(service, game_id):
-            appended += 1
+        try:
+            appended += time_out(service, game_id)
+        except (KeltisError, KeyError, ValueError):  # one broken game must not stop the rest
+            log.exception("game %s: its timeout could not be decided", game_id)
     return appended
 
 

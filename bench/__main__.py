@@ -18,6 +18,7 @@ MODULES = [
     "bench.redis_durability",
     "bench.load",
     "bench.clocks",
+    "bench.webhooks",
 ]
 
 

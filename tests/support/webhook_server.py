@@ -37,6 +37,8 @@ class WebhookServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True
+
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 if not server.signed(raw, self.headers.get("X-Keltis-Signature", "")):
