@@ -50,8 +50,8 @@ def test_the_example_webhook_bot_plays_a_game_to_the_end(live_stack, session):
         created = session.post(
             f"{live_stack.base_url}/v1/games", json={"game": "keltis-card", "players": players}
         ).json()
-        assert created["clock"]["move_seconds"] == 10  # a webhook seat: a 10 s clock
-        game = created
+        game = session.get(f"{live_stack.base_url}/v1/games/{created['id']}").json()
+        assert game["clock"]["move_seconds"] == 10  # a webhook seat and no clock: 10 s
         end = time.monotonic() + 90
         while game["status"] != "finished" and time.monotonic() < end:
             time.sleep(0.2)
