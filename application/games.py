@@ -278,10 +278,10 @@ class GameService:
         """Take an open seat (with its join code, when it was opened with an invite); the game
         starts (same batch) when it was the last one. With an account key the seat is the
         account's, under its name."""
-        account = None
+        account, webhook = None, False
         if account_key is not None:
-            account = auth.account_of(self.accounts, account_key).name
-            name = account
+            holder = auth.account_of(self.accounts, account_key)
+            account, webhook, name = holder.name, holder.webhook is not None, holder.name
         if name is None:
             raise Unauthenticated("joining takes a name or an account key")
         for _ in range(MAX_RETRIES):
@@ -295,7 +295,8 @@ class GameService:
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.players[seat].get("invite"):
                 _check_invite(record.invites.get(seat), invite)
-            events = [log_events.seat_joined(seat, name, account)]
+            clock = webhook_clock(record.rules) if webhook and record.clock is None else None
+            events = [log_events.seat_joined(seat, name, account, clock)]
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
                 events += record.rules.start(len(record.players), record.options, chance)

@@ -18,6 +18,7 @@ from application.accounts import AccountService
 from application.games import GameService
 from application.webhooks_policy import DEFAULT_ALLOW, WebhookPolicy, parse_allow
 from gamelog.record import fold_entries
+from replays.verify import verify
 from tests.support.webhook_server import WebhookServer, first_legal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,3 +176,30 @@ def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, r
     timeouts = [e.event for e in entries if e.event["type"] == "turn_timed_out"]
     assert [t["reason"] for t in timeouts] == ["not_allowed"]
     assert final.forfeited == {0} and not server.turns
+
+
+def test_a_webhook_account_joining_a_game_without_a_clock_gives_it_one_and_it_verifies(
+    redis_client, redis_url, webhook
+):
+    """A join by a webhook account sets the 10 s clock; its timeouts (and the fallback's
+    moves) verify in the replay like any clock's."""
+    server = webhook(BEHAVIOURS["illegal_move"])
+    accounts = AccountService(redis_client, WebhookPolicy(parse_allow(DEFAULT_ALLOW)))
+    created = accounts.sign_up(f"hook{secrets.token_hex(5)}", True, server.url)
+    server.secret = created.webhook_secret
+    service = GameService(redis_client)
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"open": True}], {})
+    assert record.clock is None
+    joined, _ = service.join(record.game_id, 1, None, account_key=created.key)
+    assert joined.clock["move_seconds"] == 10
+    worker = start_worker(redis_url)
+    try:
+        final = wait_for(lambda: finished(service, record.game_id), 30)
+    finally:
+        stop(worker)
+    assert final.forfeited == {1}
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    reasons = [e.event["reason"] for e in entries if e.event["type"] == "turn_timed_out"]
+    assert reasons == ["illegal_move"] * 3
+    report = verify(service.replay(record.game_id))
+    assert report.ok, report
