@@ -1,4 +1,5 @@
-"""Start an RQ worker for the service's jobs, with the sweep thread beside it."""
+"""Start an RQ worker for the service's jobs, with the sweep, deadline and webhook threads beside
+it."""
 
 from __future__ import annotations
 
