@@ -31,6 +31,7 @@ from store import index
 log = logging.getLogger(__name__)
 
 DUE_BATCH = 200
+DEADLINE = "deadline"  # the reason of a timeout whose deadline passed
 
 
 def fallback_move(record: GameRecord, seat: int, version: int) -> dict:
@@ -48,12 +49,14 @@ def forfeit_events(record: GameRecord, seat: int, reason: str) -> list[dict]:
     return found
 
 
-def timeout_batch(record: GameRecord, at: int) -> tuple[list[Entry], GameRecord]:
+def timeout_batch(
+    record: GameRecord, at: int, reason: str = DEADLINE
+) -> tuple[list[Entry], GameRecord]:
     """The entries of a timeout of the seat to move at `record`'s version, and the record
-    after them: `turn_timed_out`, `seat_forfeited` at max_timeouts (and `game_ended_early`
-    when one seat is left), then the fallback move unless the game ended."""
+    after them: `turn_timed_out` (with its `reason`), `seat_forfeited` at max_timeouts (and
+    `game_ended_early` when one seat is left), then the fallback move unless the game ended."""
     seat, version = record.to_move, record.version
-    service_events = [log_events.turn_timed_out(seat, version)]
+    service_events = [log_events.turn_timed_out(seat, version, reason)]
     if record.timeouts[seat] + 1 >= record.clock["max_timeouts"]:
         service_events += forfeit_events(record, seat, "timeouts")
     entries = make_batch(version + 1, service_events, at, None, None)
@@ -66,19 +69,25 @@ def timeout_batch(record: GameRecord, at: int) -> tuple[list[Entry], GameRecord]
     return entries + played, fold_entries(after, record.game_id, played)
 
 
-def time_out(service: GameService, game_id: str, expected_version: int | None = None) -> bool:
+def time_out(
+    service: GameService,
+    game_id: str,
+    expected_version: int | None = None,
+    reason: str = DEADLINE,
+) -> bool:
     """Time out the seat to move if its deadline has passed; True when this call appended the
     timeout. `expected_version` (None: the newest) is the version whose deadline passed;
-    nothing is appended once the game has moved on."""
+    nothing is appended once the game has moved on. Another `reason` (a webhook bot's
+    failed answer: application.webhooks) times the turn out before its deadline."""
     record, _, _ = service.load(game_id)
     if expected_version is not None and record.version != expected_version:
         return False
     now = service.clock()
     deadline = record.deadline
-    if deadline is None or deadline > now:
+    if deadline is None or (reason == DEADLINE and deadline > now):
         service.refresh_index(record)  # the index was behind (or ahead): correct it
         return False
-    entries, after = timeout_batch(record, now)
+    entries, after = timeout_batch(record, now, reason)
     return service.append_batch(record, entries, after)
 
 

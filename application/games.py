@@ -44,7 +44,7 @@ from domain.registry import game_names, get_rules
 from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
 from gamelog.errors import CorruptLog
-from gamelog.record import GameRecord, fold_entries
+from gamelog.record import DEFAULT_FALLBACK, GameRecord, fold_entries
 from replays import build as replay_build
 from store import index, keys, tokens
 from store.accounts import AccountStore
@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 GAME_ID_BYTES = 16  # 128 random bits, URL-safe
 INVITE_BYTES = 16  # a join code: 128 random bits, URL-safe
 MAX_RETRIES = 8
+WEBHOOK_MOVE_SECONDS = 10  # the clock of a game with a webhook seat and no clock of its own
+WEBHOOK_MAX_TIMEOUTS = 3
 
 # render(record_after, new_entries, seat) -> the JSON body answered to the caller.
 Render = Callable[[GameRecord, list[Entry], int], dict]
@@ -219,8 +221,10 @@ class GameService:
         the game's bots.
         """
         rules = self.rules_for(game)
-        players = self._seat_accounts(players, token)
+        players, webhooks = self._seat_accounts(players, token)
         _check_players(rules, players)
+        if clock is None and webhooks:
+            clock = webhook_clock(rules)
         if clock is not None and clock["fallback"] not in rules.bots:
             raise InvalidClock(f"unknown fallback bot {clock['fallback']!r}")
         options = rules.normalize_options(options)
@@ -250,13 +254,14 @@ class GameService:
         self._committed(None, record, hashes)
         return record, seat_tokens, invites
 
-    def _seat_accounts(self, players: list[dict], token: str | None) -> list[dict]:
-        """The players with each account seat checked and named as its account is written:
-        AccountNotFound, or AccountKeyRequired for a person's account without its key."""
+    def _seat_accounts(self, players: list[dict], token: str | None) -> tuple[list[dict], bool]:
+        """The players with each account seat checked and named as its account is written
+        (AccountNotFound, or AccountKeyRequired for a person's account without its key), and
+        whether an account seated has a webhook."""
         if not any(p.get("account") for p in players) and not auth.is_account_key(token):
-            return players
+            return players, False
         caller = auth.account_of(self.accounts, token) if auth.is_account_key(token) else None
-        seated = []
+        seated, webhooks = [], False
         for seat, player in enumerate(players):
             if not player.get("account"):
                 seated.append(player)
@@ -269,7 +274,8 @@ class GameService:
                     f"seat {seat}: a person's account is seated only with its own key"
                 )
             seated.append({"account": account.name, "name": account.name})
-        return seated
+            webhooks = webhooks or account.webhook is not None
+        return seated, webhooks
 
     def join(
         self,
@@ -282,10 +288,10 @@ class GameService:
         """Take an open seat (with its join code, when it was opened with an invite); the game
         starts (same batch) when it was the last one. With an account key the seat is the
         account's, under its name."""
-        account = None
+        account, webhook = None, False
         if account_key is not None:
-            account = auth.account_of(self.accounts, account_key).name
-            name = account
+            holder = auth.account_of(self.accounts, account_key)
+            account, webhook, name = holder.name, holder.webhook is not None, holder.name
         if name is None:
             raise Unauthenticated("joining takes a name or an account key")
         for _ in range(MAX_RETRIES):
@@ -299,7 +305,8 @@ class GameService:
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.players[seat].get("invite"):
                 _check_invite(record.invites.get(seat), invite)
-            events = [log_events.seat_joined(seat, name, account)]
+            clock = webhook_clock(record.rules) if webhook and record.clock is None else None
+            events = [log_events.seat_joined(seat, name, account, clock)]
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
                 events += record.rules.start(len(record.players), record.options, chance)
@@ -468,6 +475,18 @@ class GameService:
             self.refresh_index(record)
             count += 1
         return count
+
+
+def webhook_clock(rules) -> dict:
+    """The clock of a game with a webhook account seated and no clock asked for: a webhook
+    answers within WEBHOOK_MOVE_SECONDS or its turn times out."""
+    fallback = DEFAULT_FALLBACK if DEFAULT_FALLBACK in rules.bots else sorted(rules.bots)[0]
+    return {
+        "move_seconds": WEBHOOK_MOVE_SECONDS,
+        "bank_seconds": 0,
+        "fallback": fallback,
+        "max_timeouts": WEBHOOK_MAX_TIMEOUTS,
+    }
 
 
 def _check_players(rules, players: list[dict]) -> None:

@@ -56,6 +56,18 @@ def system_resolve(host: str, port: int) -> list[str]:
     return [info[4][0] for info in infos]
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A checked webhook URL: its scheme, host name, port, the allowed address to connect
+    to, and the path (with its query)."""
+
+    scheme: str
+    host: str
+    port: int
+    address: str
+    path: str
+
+
 @dataclass(frozen=True)
 class WebhookPolicy:
     """The allow-list and how names are resolved (tests pass their own resolver)."""
@@ -66,6 +78,13 @@ class WebhookPolicy:
 
     def check(self, url: str) -> str:
         """`url` when the service may call it; WebhookNotAllowed otherwise."""
+        self.pin(url)
+        return url
+
+    def pin(self, url: str) -> Target:
+        """Where a call to `url` connects: an address the host resolves to, now, inside the
+        allow-list (the caller connects to it, not to the name: no DNS rebinding between
+        check and call); WebhookNotAllowed otherwise."""
         host, port = _host_and_port(url)
         addresses = self._addresses(host, port)
         if not addresses or not all(_allowed(address, self.allow) for address in addresses):
@@ -73,7 +92,11 @@ class WebhookPolicy:
                 "the webhook's host does not resolve into the operator's allow-list "
                 "(KELTIS_WEBHOOK_ALLOW)"
             )
-        return url
+        parts = urlsplit(url)
+        path = parts.path or "/"
+        if parts.query:
+            path = f"{path}?{parts.query}"
+        return Target(parts.scheme, host, port, addresses[0].split("%", 1)[0], path)
 
     def _addresses(self, host: str, port: int) -> list[str]:
         try:

@@ -47,11 +47,16 @@ def game_created(
     return created
 
 
-def seat_joined(seat: int, name: str, account: str | None = None) -> dict:
-    """A person (or an account, by its key) took an open seat."""
+def seat_joined(
+    seat: int, name: str, account: str | None = None, clock: Mapping | None = None
+) -> dict:
+    """A person (or an account, by its key) took an open seat. `clock`: the turn clock the
+    game runs from this join on (a webhook account joined a game that had none)."""
     event = {"type": SEAT_JOINED, "seat": seat, "name": name}
     if account is not None:
         event["account"] = account
+    if clock:
+        event["clock"] = dict(clock)
     return event
 
 

@@ -157,6 +157,8 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
                 joined["account"] = event["account"]
             players[event["seat"]] = joined
             record = replace(record, players=tuple(players))
+            if event.get("clock") and record.clock is None:
+                record = _clocked(record, event["clock"])
         elif kind == GAME_EXPIRED:
             record = replace(record, expired=True)
         elif kind == TURN_TIMED_OUT:
@@ -212,6 +214,12 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         timeouts=(0,) * seats,
         bank_ms=(bank,) * seats,
     )
+
+
+def _clocked(record: GameRecord, clock: dict) -> GameRecord:
+    """A game without a clock takes one (at a join, before it starts)."""
+    bank = clock["bank_seconds"] * 1000
+    return replace(record, clock=dict(clock), bank_ms=(bank,) * len(record.players))
 
 
 def _start(record: GameRecord, opening: list[dict]) -> GameRecord:

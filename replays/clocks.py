@@ -7,7 +7,13 @@ from __future__ import annotations
 from domain.autoplay import bot_rng, choose_move
 from domain.errors import DomainError
 from domain.game import GameRules
-from gamelog.events import GAME_ENDED_EARLY, SEAT_FORFEITED, TURN_TIMED_OUT
+from gamelog.events import (
+    GAME_ENDED_EARLY,
+    SEAT_FORFEITED,
+    SEAT_JOINED,
+    SERVICE_EVENTS,
+    TURN_TIMED_OUT,
+)
 from gamelog.record import DEFAULT_FALLBACK
 from replays.canonical import json_ready
 from replays.diff import first_difference
@@ -18,6 +24,21 @@ from replays.shown import quote
 
 class ClockFault(ReplayError):
     """A timeout, forfeit or fallback move the log holds is not what the service does."""
+
+
+def created_with_clock(log) -> dict:
+    """`game_created`, with the clock a join gave a game created without one (a webhook
+    account joined: application.games.join)."""
+    created = log.created
+    if isinstance(created.get("clock"), dict):
+        return created
+    for entry in log.entries[1:]:
+        event = entry["e"]
+        if event["type"] not in SERVICE_EVENTS:
+            break
+        if event["type"] == SEAT_JOINED and isinstance(event.get("clock"), dict):
+            return {**created, "clock": event["clock"]}
+    return created
 
 
 class ClockCheck:

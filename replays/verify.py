@@ -18,7 +18,7 @@ from replays.bounds import check_bounds
 from replays.build import FORMAT, FORMAT_VERSION, result_of, rules_of, rules_version
 from replays.canonical import json_ready
 from replays.chain import ALGORITHM, entry_hashes, header_hash
-from replays.clocks import ClockCheck, ClockFault
+from replays.clocks import ClockCheck, ClockFault, created_with_clock
 from replays.diff import first_difference
 from replays.errors import MalformedLog, MalformedReplay, ReplayError
 from replays.log import SEAT_JOINED, SERVICE_EVENTS, GameLog, parse_log
@@ -219,9 +219,8 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
     """Re-derive the opening, re-decide every command, recompute the result.
     Returns the number of commands."""
     state = _check_opening(log, rules, chance)
-    clock = ClockCheck(
-        rules, log.created, replay["header"]["game_id"], replay["seed"], len(log.players)
-    )
+    game_id, seats = replay["header"]["game_id"], len(log.players)
+    clock = ClockCheck(rules, created_with_clock(log), game_id, replay["seed"], seats)
     for batch in log.turns:
         clock.service(batch.service, state)
         if rules.phase(state) == FINISHED:

@@ -117,7 +117,20 @@ def update(
         pipe.zadd(keys.deadlines(), {record.game_id: deadline})
     elif before is None or before.deadline is not None:
         pipe.zrem(keys.deadlines(), record.game_id)
+    if account_to_move(record):
+        pipe.zadd(keys.account_turns(), {record.game_id: record.updated_at})
+    elif before is None or account_to_move(before):
+        pipe.zrem(keys.account_turns(), record.game_id)
     _file_accounts(pipe, record, before)
+
+
+def account_to_move(record: GameRecord) -> str | None:
+    """The account holding the seat to move (None when no account is to move, the seat
+    forfeited, or the game is not in play)."""
+    seat = record.to_move
+    if seat is None or record.finished or record.bot_of(seat) is not None:
+        return None
+    return record.players[seat].get("account")
 
 
 IN_PLAY = frozenset({"active", "final_round"})

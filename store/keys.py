@@ -79,6 +79,13 @@ def deadlines() -> str:
     return f"{PREFIX}:index:deadlines"
 
 
+def account_turns() -> str:
+    """Sorted set of the games whose seat to move is held by an account, scored by the time
+    (ms) the turn became due, or, once a webhook caller claimed it, until when its claim
+    holds: what the workers' webhook thread claims from (an index over the logs)."""
+    return f"{PREFIX}:index:account-turns"
+
+
 def games_waiting() -> str:
     """Sorted set of the games that wait for seats (never started), scored by creation (ms):
     what the expiry sweep looks at (the listing's own set of waiting games)."""

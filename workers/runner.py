@@ -1,4 +1,5 @@
-"""Start an RQ worker for the service's jobs, with the sweep thread beside it."""
+"""Start an RQ worker for the service's jobs, with the sweep, deadline and webhook threads beside
+it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rq.serializers import JSONSerializer
 from application.jobs import queues
 from store.connection import queue_client
 from workers.sweep import DeadlineThread, SweepThread
+from workers.webhooks import WebhookThread
 
 
 def run_worker(
@@ -17,6 +19,7 @@ def run_worker(
     stale_after_s: float = 5.0,
     fork: bool = False,
     deadline_every_s: float = 0.15,
+    webhooks: bool = True,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
     until stopped (or empty, with `burst`).
@@ -29,12 +32,12 @@ def run_worker(
     worker = worker_class(queues(client), connection=client, serializer=JSONSerializer)
     sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
     clocks = DeadlineThread(redis_url, deadline_every_s) if deadline_every_s > 0 else None
-    for thread in (sweeper, clocks):
-        if thread is not None:
-            thread.start()
+    callers = WebhookThread(redis_url) if webhooks else None
+    threads = [thread for thread in (sweeper, clocks, callers) if thread is not None]
+    for thread in threads:
+        thread.start()
     try:
         worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
     finally:
-        for thread in (sweeper, clocks):
-            if thread is not None:
-                thread.stop()
+        for thread in threads:
+            thread.stop()

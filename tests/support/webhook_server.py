@@ -1,0 +1,81 @@
+"""A webhook bot's server for tests: threaded http.server on 127.0.0.1 that checks the
+signature (HMAC-SHA256 over the raw body, compared in constant time), records every turn it
+was sent, and answers as its `behaviour` says."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# behaviour(turn) -> (status, headers, body bytes)
+Behaviour = Callable[[dict], tuple[int, dict, bytes]]
+
+
+def first_legal(turn: dict) -> tuple[int, dict, bytes]:
+    """Answer the first legal move."""
+    return (
+        200,
+        {"Content-Type": "application/json"},
+        json.dumps({"move": turn["legal_moves"][0]}).encode(),
+    )
+
+
+class WebhookServer:
+    """Start with `start()`, stop with `close()`; `url` is where it listens."""
+
+    def __init__(self, behaviour: Behaviour = first_legal):
+        self.behaviour = behaviour
+        self.secret: str | None = None
+        self.turns: list[dict] = []
+        self.bad_signatures = 0
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if not server.signed(raw, self.headers.get("X-Keltis-Signature", "")):
+                    with server.lock:
+                        server.bad_signatures += 1
+                    self.send_response(401)
+                    self.end_headers()
+                    return
+                turn = json.loads(raw)
+                with server.lock:
+                    server.turns.append(turn)
+                status, headers, body = server.behaviour(turn)
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                with contextlib.suppress(OSError):  # the caller gave up (deadline)
+                    self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
+
+    def signed(self, raw: bytes, header: str) -> bool:
+        if self.secret is None:
+            return False
+        expected = "sha256=" + hmac.new(self.secret.encode(), raw, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected.encode(), header.encode())
+
+    def start(self) -> WebhookServer:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

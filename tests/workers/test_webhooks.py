@@ -1,0 +1,205 @@
+"""Webhook bots with a real `keltis worker` process and webhook servers on 127.0.0.1: a
+webhook bot plays a game to the end, signed turns that show only its own seat's view, and
+every failed answer times the turn out with its reason (issue 12, item 5)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from application.accounts import AccountService
+from application.games import GameService
+from application.webhooks_policy import DEFAULT_ALLOW, WebhookPolicy, parse_allow
+from gamelog.record import fold_entries
+from replays.verify import verify
+from tests.support.webhook_server import WebhookServer, first_legal
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD = "keltis-card"
+TURN_FIELDS = {"game", "game_type", "seat", "version", "deadline", "view", "legal_moves"}
+
+
+def start_worker(redis_url: str, **env) -> subprocess.Popen:
+    environment = {**os.environ, "REDIS_URL": redis_url, **env}
+    command = [str(Path(sys.executable).parent / "keltis"), "worker", "--deadline-every", "0.1"]
+    return subprocess.Popen(command, cwd=ROOT, env=environment)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def wait_for(predicate, seconds: float = 60.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+@pytest.fixture
+def webhook():
+    """A webhook server factory; every server is closed at teardown."""
+    servers = []
+
+    def make(behaviour=first_legal) -> WebhookServer:
+        server = WebhookServer(behaviour).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.close()
+
+
+def sign_up(redis_client, server: WebhookServer) -> str:
+    """A bot account whose webhook is `server` (which learns the account's secret)."""
+    accounts = AccountService(redis_client, WebhookPolicy(parse_allow(DEFAULT_ALLOW)))
+    created = accounts.sign_up(f"hook{secrets.token_hex(5)}", True, server.url)
+    server.secret = created.webhook_secret
+    return created.record.name
+
+
+def finished(service: GameService, game_id: str):
+    record, _, _ = service.load(game_id)
+    return record if record.finished else None
+
+
+def test_a_webhook_bot_plays_a_game_to_the_end_against_a_built_in_bot(
+    redis_client, redis_url, webhook
+):
+    server = webhook()
+    name = sign_up(redis_client, server)
+    service = GameService(redis_client)
+    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {})
+    assert record.clock["move_seconds"] == 10  # a webhook seat and no clock: 10 s
+    worker = start_worker(redis_url)
+    try:
+        final = wait_for(lambda: finished(service, record.game_id))
+    finally:
+        stop(worker)
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    assert not [e for e in entries if e.event["type"] == "turn_timed_out"]
+    assert server.bad_signatures == 0
+    moves = [e.cmd for e in entries if e.cmd is not None and e.by == 0]
+    assert moves and len(server.turns) == len(moves)
+    assert final.status == "finished" and not final.forfeited
+    assert moves == [turn["legal_moves"][0] for turn in server.turns]  # what it answered
+
+
+def test_a_webhook_turn_shows_only_its_own_seat(redis_client, redis_url, webhook):
+    """R2: the body holds the view the seat may see (its own hand), never another's."""
+    server = webhook()
+    name = sign_up(redis_client, server)
+    service = GameService(redis_client)
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"account": name}], {})
+    worker = start_worker(redis_url)
+    try:
+        wait_for(lambda: len(server.turns) >= 5)
+    finally:
+        stop(worker)
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    rules = record.rules
+    for turn in server.turns[:5]:
+        assert set(turn) == TURN_FIELDS and turn["game"] == record.game_id
+        assert turn["seat"] == 1 and turn["game_type"] == CARD
+        at = fold_entries(None, record.game_id, entries[: turn["version"]])
+        assert turn["view"] == json.loads(json.dumps(rules.view(at.state, 1)))
+        assert turn["view"] != json.loads(json.dumps(rules.full_view(at.state)))
+        assert '"hand":' not in json.dumps(turn["view"]["seats"])
+        assert turn["deadline"] == at.deadline
+
+
+def slow(turn):
+    time.sleep(1.6)
+    return first_legal(turn)
+
+
+BEHAVIOURS = {
+    "deadline": slow,
+    "http_status": lambda turn: (500, {}, b"oops"),
+    "redirect": lambda turn: (302, {"Location": "http://127.0.0.1:9/elsewhere"}, b""),
+    "illegal_move": lambda turn: (200, {}, b'{"move": {"action": "fly"}}'),
+    "invalid_json": lambda turn: (200, {}, b"{not json"),
+    "too_large": lambda turn: (200, {}, b'{"move": "' + b"x" * 70_000 + b'"}'),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(BEHAVIOURS))
+def test_a_failed_webhook_answer_times_the_turn_out_with_its_reason(
+    redis_client, redis_url, webhook, reason
+):
+    server = webhook(BEHAVIOURS[reason])
+    name = sign_up(redis_client, server)
+    service = GameService(redis_client)
+    clock = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
+    players = [{"account": name}, {"bot": "greedy"}]
+    record, _, _ = service.create(CARD, players, {}, clock=clock)
+    worker = start_worker(redis_url)
+    try:
+        final = wait_for(lambda: finished(service, record.game_id), 30)
+    finally:
+        stop(worker)
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    timeouts = [e.event for e in entries if e.event["type"] == "turn_timed_out"]
+    assert [t["reason"] for t in timeouts] == [reason, reason]
+    assert final.forfeited == {0} and final.ended_early
+    assert server.turns and server.bad_signatures == 0
+
+
+def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, redis_url, webhook):
+    server = webhook()
+    name = sign_up(redis_client, server)  # allowed when registered (loopback)
+    service = GameService(redis_client)
+    clock = {"move_seconds": 5, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
+    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=clock)
+    worker = start_worker(redis_url, KELTIS_WEBHOOK_ALLOW="10.0.0.0/8")
+    try:
+        final = wait_for(lambda: finished(service, record.game_id), 30)
+    finally:
+        stop(worker)
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    timeouts = [e.event for e in entries if e.event["type"] == "turn_timed_out"]
+    assert [t["reason"] for t in timeouts] == ["not_allowed"]
+    assert final.forfeited == {0} and not server.turns
+
+
+def test_a_webhook_account_joining_a_game_without_a_clock_gives_it_one_and_it_verifies(
+    redis_client, redis_url, webhook
+):
+    """A join by a webhook account sets the 10 s clock; its timeouts (and the fallback's
+    moves) verify in the replay like any clock's."""
+    server = webhook(BEHAVIOURS["illegal_move"])
+    accounts = AccountService(redis_client, WebhookPolicy(parse_allow(DEFAULT_ALLOW)))
+    created = accounts.sign_up(f"hook{secrets.token_hex(5)}", True, server.url)
+    server.secret = created.webhook_secret
+    service = GameService(redis_client)
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"open": True}], {})
+    assert record.clock is None
+    joined, _ = service.join(record.game_id, 1, None, account_key=created.key)
+    assert joined.clock["move_seconds"] == 10
+    worker = start_worker(redis_url)
+    try:
+        final = wait_for(lambda: finished(service, record.game_id), 30)
+    finally:
+        stop(worker)
+    assert final.forfeited == {1}
+    entries = service.entries_after(record.game_id, 0, 10_000)
+    reasons = [e.event["reason"] for e in entries if e.event["type"] == "turn_timed_out"]
+    assert reasons == ["illegal_move"] * 3
+    report = verify(service.replay(record.game_id))
+    assert report.ok, report

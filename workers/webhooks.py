@@ -1,0 +1,85 @@
+"""The webhook thread beside a worker: claims the due turns of account seats (the
+`account_turns` index in Redis) and calls their webhooks concurrently on a pool of threads,
+so a webhook that takes its time holds one pool thread, not the worker (application.webhooks).
+A killed worker loses nothing: its claims run out and another worker takes the turns."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from application.games import GameService
+from application.jobs import BotTurnQueue
+from application.webhooks import SKIPPED, call_turn
+from application.webhooks_policy import WebhookPolicy, allow_from_env
+from store.account_turns import AccountTurns
+from store.cache import RecordCache
+from store.clock import now_ms
+from store.connection import queue_client, store_client
+
+log = logging.getLogger(__name__)
+
+MAX_CALLS = 32  # webhook calls in flight per worker process
+CLAIM_MS = 15_000  # a claim before the call extends it to the turn's deadline
+IDLE_HOLD_MS = 30_000  # an account without a webhook to move: look again after this
+
+
+class WebhookThread(threading.Thread):
+    """Every `every_s` seconds (at once when a call finishes), claims as many due account
+    turns as it has free pool threads and calls their webhooks."""
+
+    def __init__(self, redis_url: str, every_s: float = 0.05, max_calls: int = MAX_CALLS):
+        super().__init__(name="webhook-turns", daemon=True)
+        self.redis_url = redis_url
+        self.every_s = every_s
+        self.max_calls = max_calls
+        self.stopped = threading.Event()
+        self.wake = threading.Event()
+        self.lock = threading.Lock()
+        self.in_flight = 0
+
+    def run(self) -> None:
+        client = store_client(self.redis_url)
+        scheduler = BotTurnQueue(queue_client(self.redis_url))
+        service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
+        turns = AccountTurns(client)
+        policy = WebhookPolicy(allow_from_env())
+        pool = ThreadPoolExecutor(self.max_calls, thread_name_prefix="webhook-call")
+        try:
+            while not self.stopped.is_set():
+                self.wake.wait(self.every_s)
+                self.wake.clear()
+                try:
+                    self._claim_and_call(pool, service, turns, policy)
+                except Exception:  # Redis away for a moment: the claims wait in Redis
+                    log.exception("webhook loop: a pass failed")
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _claim_and_call(self, pool, service, turns: AccountTurns, policy) -> None:
+        with self.lock:
+            free = self.max_calls - self.in_flight
+        now = now_ms()
+        for game_id in turns.claim(now, CLAIM_MS, free):
+            with self.lock:
+                self.in_flight += 1
+            pool.submit(self._call, service, turns, policy, game_id, now + CLAIM_MS)
+
+    def _call(self, service, turns: AccountTurns, policy, game_id: str, claimed: int) -> None:
+        def hold(until_ms: int) -> None:
+            turns.hold_until(game_id, claimed, until_ms)
+
+        try:
+            if call_turn(service, policy, game_id, hold) == SKIPPED:
+                turns.hold_until(game_id, claimed, now_ms() + IDLE_HOLD_MS)
+        except Exception:  # one broken game must not stop the webhooks of the others
+            log.exception("webhook call of game %s failed", game_id)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+            self.wake.set()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.wake.set()
