@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+import redis
 
 from tests.api.helpers import assert_nothing_hidden, bearer, create
 from tests.api.test_accounts import sign_up
@@ -198,3 +199,31 @@ def test_a_long_poll_wakes_on_the_notification_not_a_poll(app, client):
     answer = polled()
     assert answer.status_code == 200 and answer.json["events"][0]["version"] == version + 1
     assert time.monotonic() - started < 5.0
+
+
+def test_an_idle_stream_sends_redis_no_command_between_keep_alives(app, client, redis_url):
+    """Between its keep-alives (each one a safety re-check of the log) an idle stream only
+    waits on the pub/sub socket: Redis's MONITOR sees no command in a quiet window."""
+    _, first, _ = account_game(client)
+    app.config.update(STREAM_KEEPALIVE_S=2.5, STREAM_MAX_S=4.0)
+    stream = in_background(
+        lambda: app.test_client().get("/v1/me/events", headers=bearer(first["key"]))
+    )
+    time.sleep(0.8)  # opened: its catch-up reads are done, it waits for a notification
+    seen: list[str] = []
+    monitor_client = redis.Redis.from_url(redis_url)
+
+    def record(monitor) -> None:
+        try:
+            for command in monitor.listen():
+                seen.append(command["command"])
+        except Exception:  # the monitor connection closed at the end of the window
+            return
+
+    with monitor_client.monitor() as monitor:
+        threading.Thread(target=record, args=(monitor,), daemon=True).start()
+        time.sleep(1.2)  # well before the first keep-alive (2.5 s after the opening)
+        quiet = list(seen)
+    stream()
+    monitor_client.close()
+    assert quiet == []

@@ -78,3 +78,34 @@ def test_the_example_refuses_a_turn_with_a_wrong_signature():
         server.server_close()
     assert wrong.status_code == 401
     assert right.json() == {"move": {"action": "discard", "card": "blue-3"}}
+
+
+def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, session):
+    """Issue 12's pull and push styles in one game: examples/stream_bot.py moves from its
+    account's event stream, examples/webhook_bot.py answers the service's signed calls."""
+    import concurrent.futures
+
+    from examples import stream_bot
+
+    base = live_stack.base_url
+    port = free_port()
+    hook_name, stream_name = f"hook{secrets.token_hex(4)}", f"pull{secrets.token_hex(4)}"
+    account = sign_up(base, hook_name, f"http://127.0.0.1:{port}/move", session)
+    server = make_server(account["webhook_secret"], port=port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    key = stream_bot.sign_up(base, stream_name, requests.Session())
+    try:
+        players = [{"account": stream_name}, {"account": hook_name}]
+        created = session.post(
+            f"{base}/v1/games", json={"game": "keltis-card", "players": players}
+        ).json()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            finished = pool.submit(stream_bot.run, base, key, 1, 3).result(timeout=180)
+    finally:
+        server.shutdown()
+    assert finished == [created["id"]]
+    game = session.get(f"{base}/v1/games/{created['id']}").json()
+    assert game["status"] == "finished"
+    assert [p["timeouts"] for p in game["players"]] == [0, 0]
+    events = session.get(f"{base}/v1/games/{created['id']}/events").json()["events"]
+    assert {e["by"] for e in events if "cmd" in e} == {0, 1}
