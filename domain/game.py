@@ -83,6 +83,15 @@ class Outcome:
         }
 
 
+class OutcomeResult:
+    """Mixin of a game's rules object: `result` is its `outcome` as a JSON-ready dict."""
+
+    def result(self, state: Any) -> dict | None:
+        """None until finished; then `outcome(state).to_dict()`."""
+        found = self.outcome(state)
+        return None if found is None else found.to_dict()
+
+
 class GameRules(Protocol):
     """What the service needs from a game. `State` is the game's own (opaque) type."""
 

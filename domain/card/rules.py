@@ -9,10 +9,10 @@ from domain.card.decide import MAX_PLAYERS, MIN_PLAYERS, decide, normalize_optio
 from domain.card.evolve import evolve, fold
 from domain.card.scoring import outcome
 from domain.card.state import FINISHED, CardState, phase_of, to_move
-from domain.game import Outcome
+from domain.game import Outcome, OutcomeResult
 
 
-class CardRules:
+class CardRules(OutcomeResult):
     """Keltis: the card game, 2-4 players (docs/RULES.md game 1)."""
 
     name = "keltis-card"
@@ -36,11 +36,6 @@ class CardRules:
     def outcome(state: CardState) -> Outcome | None:
         """Scores, winners and per-seat breakdown once finished (K1-K4)."""
         return outcome(state) if state.step == FINISHED else None
-
-    @staticmethod
-    def result(state: CardState) -> dict | None:
-        """`outcome(state)` as a JSON-ready dict, None until finished."""
-        return outcome(state).to_dict() if state.step == FINISHED else None
 
 
 RULES = CardRules()

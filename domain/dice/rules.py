@@ -9,10 +9,10 @@ from domain.dice.decide import MAX_PLAYERS, MIN_PLAYERS, decide, normalize_optio
 from domain.dice.evolve import evolve, fold
 from domain.dice.scoring import outcome
 from domain.dice.state import FINISHED, DiceState, phase_of, to_move
-from domain.game import Outcome
+from domain.game import Outcome, OutcomeResult
 
 
-class DiceRules:
+class DiceRules(OutcomeResult):
     """Keltis: the dice game, 2-4 players (docs/RULES.md game 2)."""
 
     name = "keltis-dice"
@@ -36,11 +36,6 @@ class DiceRules:
     def outcome(state: DiceState) -> Outcome | None:
         """Scores, winners and per-seat breakdown once finished (F2-F4)."""
         return outcome(state) if state.step == FINISHED else None
-
-    @staticmethod
-    def result(state: DiceState) -> dict | None:
-        """`outcome(state)` as a JSON-ready dict, None until finished."""
-        return outcome(state).to_dict() if state.step == FINISHED else None
 
 
 RULES = DiceRules()

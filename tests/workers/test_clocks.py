@@ -6,34 +6,22 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 from application.errors import VersionConflict
 from application.games import GameService
 from gamelog.entries import Entry
 from store import keys
+from tests.workers import processes
+from tests.workers.processes import stop
 
-ROOT = Path(__file__).resolve().parents[2]
 CARD = "keltis-card"
 CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 100}
 
 
-def start_worker(redis_url: str) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": redis_url}
-    command = [str(Path(sys.executable).parent / "keltis"), "worker", "--deadline-every", "0.1"]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+def start_worker(redis_url: str, **env) -> subprocess.Popen:
+    return processes.start_worker(redis_url, "--deadline-every", "0.1", **env)
 
 
 def person_game(service: GameService) -> tuple[str, dict[int, str]]:

@@ -5,12 +5,9 @@ every failed answer times the turn out with its reason (issue 12, item 5)."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,25 +17,15 @@ from application.webhooks_policy import DEFAULT_ALLOW, WebhookPolicy, parse_allo
 from gamelog.record import fold_entries
 from replays.verify import verify
 from tests.support.webhook_server import WebhookServer, first_legal
+from tests.workers import processes
+from tests.workers.processes import stop
 
-ROOT = Path(__file__).resolve().parents[2]
 CARD = "keltis-card"
 TURN_FIELDS = {"game", "game_type", "seat", "version", "deadline", "view", "legal_moves"}
 
 
 def start_worker(redis_url: str, **env) -> subprocess.Popen:
-    environment = {**os.environ, "REDIS_URL": redis_url, **env}
-    command = [str(Path(sys.executable).parent / "keltis"), "worker", "--deadline-every", "0.1"]
-    return subprocess.Popen(command, cwd=ROOT, env=environment)
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    return processes.start_worker(redis_url, "--deadline-every", "0.1", **env)
 
 
 def wait_for(predicate, seconds: float = 60.0):

@@ -1,0 +1,27 @@
+"""Real `keltis worker` processes for the worker tests: start one, stop it for good."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_worker(redis_url: str, *options: str, **env) -> subprocess.Popen:
+    """A worker on `redis_url` with `options` (e.g. "--deadline-every", "0.1")."""
+    environment = {**os.environ, "REDIS_URL": redis_url, **env}
+    command = [str(Path(sys.executable).parent / "keltis"), "worker", *options]
+    return subprocess.Popen(command, cwd=ROOT, env=environment)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Terminate the worker; kill it when it does not stop within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
