@@ -7,8 +7,9 @@ the stored hash compared in constant time), whose seats are those of the game wh
 has that account. Of several seats the account holds in one game, the one asked for
 (`X-Keltis-Seat`) is used, else the seat to move, else the lowest.
 
-`Actor` values are made only here (a verified token) and by `bot_actor` (the service acting
-for a bot seat); the use cases hand the rules nothing else as the acting seat.
+`Actor` values are made only here (a verified game token or account key); the use cases hand
+the rules nothing else as a caller's acting seat. Bots' moves come from the bot engine
+(domain.autoplay) and are appended by the service itself (GameService.append_batch).
 """
 
 from __future__ import annotations
@@ -112,11 +113,3 @@ def refuse_foreign(store: EventStore, claim: tokens.TokenClaim) -> None:
         if tokens.matches(claim, stored):
             raise WrongGameToken("the bearer token belongs to another game")
     raise Unauthenticated("the bearer token is not valid")
-
-
-def bot_actor(record: GameRecord) -> Actor | None:
-    """The seat to move when a bot holds it (the service acts for it), else None."""
-    seat = record.to_move
-    if seat is None or not record.players[seat].get("bot"):
-        return None
-    return Actor(seat)

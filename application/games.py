@@ -100,7 +100,7 @@ class GameService:
         self.clock = clock
         self.scheduler = scheduler
         self.notices = Subscriber(client)
-        self.watcher = VersionWatcher(client, self.notices)
+        self.watcher = VersionWatcher(self.store, self.notices)
         self.accounts = AccountStore(client)
 
     # ----- queries -------------------------------------------------------------------

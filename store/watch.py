@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import time
 
-import redis
-
 from store import keys
+from store.eventstore import EventStore
 from store.notify import Subscriber
 
 SAFETY_S = 5.0  # the re-check of a waiter that heard nothing
@@ -17,8 +16,8 @@ SAFETY_S = 5.0  # the re-check of a waiter that heard nothing
 class VersionWatcher:
     """Waits until a game's log is longer than the version a caller knows."""
 
-    def __init__(self, client: redis.Redis, subscriber: Subscriber, safety_s: float = SAFETY_S):
-        self.client = client
+    def __init__(self, store: EventStore, subscriber: Subscriber, safety_s: float = SAFETY_S):
+        self.store = store
         self.subscriber = subscriber
         self.safety_s = safety_s
 
@@ -27,7 +26,7 @@ class VersionWatcher:
         deadline = time.monotonic() + timeout_s
         with self.subscriber.listen(keys.game_channel(game_id)) as listener:
             while True:
-                if self.client.llen(keys.log(game_id)) > after:
+                if self.store.length(game_id) > after:
                     return True
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:

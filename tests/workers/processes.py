@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,6 +16,17 @@ def start_worker(redis_url: str, *options: str, **env) -> subprocess.Popen:
     environment = {**os.environ, "REDIS_URL": redis_url, **env}
     command = [str(Path(sys.executable).parent / "keltis"), "worker", *options]
     return subprocess.Popen(command, cwd=ROOT, env=environment)
+
+
+def wait_for(predicate, seconds: float):
+    """The first truthy value `predicate` returns within `seconds` (polled every 50 ms)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
 
 
 def stop(process: subprocess.Popen) -> None:

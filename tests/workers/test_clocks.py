@@ -34,13 +34,7 @@ def timeouts_of(entries: list[Entry]) -> list[dict]:
 
 
 def wait_for(predicate, seconds: float = 15.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+    return processes.wait_for(predicate, seconds)
 
 
 def test_a_worker_times_out_a_passed_deadline_with_the_fallback_move(redis_client, redis_url):

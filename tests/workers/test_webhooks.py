@@ -29,13 +29,7 @@ def start_worker(redis_url: str, **env) -> subprocess.Popen:
 
 
 def wait_for(predicate, seconds: float = 60.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+    return processes.wait_for(predicate, seconds)
 
 
 @pytest.fixture
