@@ -21,12 +21,11 @@ import orjson
 import redis
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage, Storage, storage_from_string
+from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
-from redis.cluster import RedisCluster
 
 from api import extensions
-from api.ratelimit import LOCAL_ADDRESS, storage_uri
+from api.ratelimit import LOCAL_ADDRESS, counter_storage, storage_uri
 from application.sweep import expiry_s
 from domain.errors import KeltisError, Kind
 from gamelog.record import GameRecord, Status
@@ -163,13 +162,6 @@ def _waiting(setting) -> int:
     return 0 if setting.lower() == OFF else int(setting)
 
 
-def _storage(app: Flask, store: redis.Redis) -> Storage:
-    uri = storage_uri(app.config["REDIS_URL"])
-    if isinstance(store, RedisCluster):
-        return storage_from_string(uri)
-    return RedisStorage(uri, connection_pool=store.connection_pool)
-
-
 def init_app(app: Flask) -> None:
     """Enforce the quotas in `app` (settings already in app.config win)."""
     switched_off = os.environ.get("KELTIS_QUOTAS", "").strip().lower() == OFF
@@ -192,7 +184,7 @@ def init_app(app: Flask) -> None:
         _limits(app.config["QUOTA_GAMES"]),
         _limits(app.config["QUOTA_TOURNAMENTS"]),
         _waiting(app.config["QUOTA_WAITING_GAMES"]),
-        _storage(app, store),
+        counter_storage(app, storage_uri(app.config["REDIS_URL"])),
         store,
         _limits(app.config["QUOTA_ACCOUNTS"]),
     )

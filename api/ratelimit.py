@@ -98,10 +98,9 @@ class RateLimit:
         logger.warning("the rate limit could not be checked; the request goes on: %s", error)
 
 
-def _storage(app: Flask) -> Storage:
-    """The counters' storage: the store's own connection pool when they share a standalone
-    server, else a storage of their own."""
-    uri = app.config["RATELIMIT_STORAGE_URI"]
+def counter_storage(app: Flask, uri: str) -> Storage:
+    """Counters' storage at `uri` (the rate limit's, the quotas'): the store's own connection
+    pool when they share a standalone server, else a storage of their own."""
     store = app.extensions[extensions.EXTENSION].client
     shared = uri == storage_uri(app.config["REDIS_URL"]) and not isinstance(store, RedisCluster)
     if shared:
@@ -124,7 +123,7 @@ def init_app(app: Flask) -> None:
         return
     rate_limit = RateLimit(
         parse_many(app.config["RATELIMIT_APPLICATION"]),
-        _storage(app),
+        counter_storage(app, app.config["RATELIMIT_STORAGE_URI"]),
         app.config["RATELIMIT_KEY_PREFIX"],
         app.config["RATELIMIT_SWALLOW_ERRORS"],
     )
