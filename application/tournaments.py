@@ -23,10 +23,11 @@ from application.errors import VersionConflict
 from application.games import GameService
 from domain.errors import DomainError
 from gamelog.record import GameRecord
+from gamelog.results import result_of
 from replays.build import build_replay
 from replays.files import dump_replay
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
-from tournaments import errors, schedule, seeds
+from tournaments import errors, seeds
 from tournaments.spec import TournamentSpec, make_spec, new_salt
 from tournaments.standings import GameOutcome, entry_labels
 from tournaments.summary import compute_rows, export_document, summary
@@ -132,14 +133,14 @@ def players_of(spec: TournamentSpec, entries) -> list[dict]:
 def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: int) -> GameRecord:
     """The game of `index`: a new one created through the service, or the stored one."""
     game_id = seeds.game_id(tid, index)
-    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    planned = spec.plan(index)
     try:
         record, _, _ = service.create(
             spec.game,
-            players_of(spec, entries),
+            players_of(spec, planned.entries),
             spec.game_options,
             game_id=game_id,
-            seed=seeds.game_seed(spec.seed, index, spec.salt),
+            seed=seeds.game_seed(spec.seed, planned.deal, spec.salt),
         )
     except VersionConflict:  # a run before this one created it
         record = service.load(game_id)[0]
@@ -160,13 +161,22 @@ def finish(service: GameService, record: GameRecord) -> GameRecord:
     raise VersionConflict("the game kept moving under this job", record.version)
 
 
+def outcome_of(spec: TournamentSpec, index: int, record: GameRecord) -> GameOutcome:
+    """The outcome of a finished tournament game: its seating, deal, result, timeouts and
+    forfeits (a game ended early by forfeits keeps the scores its state reached)."""
+    planned = spec.plan(index)
+    result = dict(result_of(record))
+    if result.get("scores") is None:
+        result["scores"] = record.rules.result(record.state)["scores"]
+    return GameOutcome.from_result(
+        index, record.game_id, planned.entries, result, planned.deal, record.timeouts
+    )
+
+
 def play_game(service: GameService, store: TournamentStore, tid: str, spec, index: int) -> bool:
     """Play (or finish, or just read) game `index`; record its outcome; True if recorded."""
     record = finish(service, load_or_create(service, spec, tid, index))
-    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
-    outcome = GameOutcome.from_result(
-        index, record.game_id, entries, record.rules.result(record.state)
-    )
+    outcome = outcome_of(spec, index, record)
     return store.record_outcome(tid, outcome, spec.games)
 
 
