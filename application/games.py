@@ -19,7 +19,7 @@ from typing import Protocol
 
 import redis
 
-from application import auth
+from application import auth, seals
 from application.errors import (
     AccountKeyRequired,
     AccountNotFound,
@@ -170,7 +170,10 @@ class GameService:
             record, _, _ = self.load(game_id)
             return record, auth.account_seat(record, account, seat).seat
         record, token_hashes, _ = self.load(game_id)
-        return record, self.seat_of(game_id, token, token_hashes)
+        found = self.seat_of(game_id, token, token_hashes)
+        if found is None and record.tournament:
+            seals.require_unsealed(self.client, record.tournament)
+        return record, found
 
     def entries_after(self, game_id: str, after: int, limit: int) -> list[Entry]:
         """Stored entries after version `after` (at most `limit`)."""
@@ -197,6 +200,7 @@ class GameService:
         entries = self.store.load(game_id).entries
         if not entries:
             raise GameNotFound("no game with this id")
+        seals.require_unsealed(self.client, entries[0].event.get("tournament"))
         return replay_build.build_replay(game_id, entries)
 
     # ----- commands ------------------------------------------------------------------
@@ -210,6 +214,7 @@ class GameService:
         seed: bytes | None = None,
         token: str | None = None,
         clock: Mapping | None = None,
+        tournament: Mapping | None = None,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
@@ -218,7 +223,8 @@ class GameService:
         bots-only games); VersionConflict when a game of that id exists already. A seat
         `{"account": name}` holds a bot account for anyone, a person's account only with its
         own key (`token`). `clock`: the turn clock (application.clocks), its fallback one of
-        the game's bots.
+        the game's bots. `tournament`: where a tournament's game stands in it (trusted
+        callers only; gamelog.events.game_created).
         """
         rules = self.rules_for(game)
         players, webhooks = self._seat_accounts(players, token)
@@ -236,7 +242,11 @@ class GameService:
             if p.get("open") and p.get("invite")
         }
         invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
-        events = [log_events.game_created(game, options, players, seed, invite_hashes, clock)]
+        events = [
+            log_events.game_created(
+                game, options, players, seed, invite_hashes, clock, tournament=tournament
+            )
+        ]
         if not any(p.get("open") for p in players):
             events += rules.start(len(players), options, Chance(seed))
         seat_tokens = {

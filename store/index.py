@@ -122,6 +122,10 @@ def update(
     elif before is None or account_to_move(before):
         pipe.zrem(keys.account_turns(), record.game_id)
     _file_accounts(pipe, record, before)
+    placed = record.tournament
+    just_over = record.finished and (before is None or not before.finished)
+    if placed and placed.get("open") and just_over:  # its tournament goes on (open_tournaments)
+        pipe.zadd(keys.tournaments_due(), {placed["id"]: record.updated_at})
 
 
 def account_to_move(record: GameRecord) -> str | None:
