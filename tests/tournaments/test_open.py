@@ -294,3 +294,21 @@ def test_only_bot_accounts_enter_and_duplicate_refuses_accounts(web, http):
 
 def _bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
+
+
+def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, webhook_account):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    workers()
+    entries = f"greedy,@{webhook_account}"
+    arguments = ["tournament", "--server", web.base_url, "--bots", entries, "--games", "2"]
+    result = CliRunner().invoke(cli, [*arguments, "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output[result.output.index("{") :])
+    assert document["status"] == "finished"
+    assert document["bots"] == ["greedy", f"@{webhook_account}"]
+    assert [row["games"] for row in document["standings"]] == [2, 2]
+    local = CliRunner().invoke(cli, ["tournament", "--bots", entries, "--games", "2"])
+    assert local.exit_code == 2 and "--server" in local.output
