@@ -21,7 +21,7 @@ import zipfile
 from dataclasses import dataclass, replace
 
 from application.bots import play_out
-from application.errors import VersionConflict
+from application.errors import AccountNotFound, VersionConflict
 from application.games import GameService
 from domain.errors import DomainError
 from gamelog.record import GameRecord
@@ -70,8 +70,8 @@ class Started:
 
 def start(store: TournamentStore, request: dict, accounts: AccountStore | None = None) -> Started:
     """Record a new tournament from a validated request (salted, R1). Account entries
-    (`@name`) must name bot accounts (InvalidEntrant); they are written as the accounts
-    write their names."""
+    (`@name`) must name bot accounts (AccountNotFound, PersonNotEntrant); they are written
+    as the accounts write their names."""
     spec = make_spec(
         request["game"],
         request["bots"],
@@ -104,9 +104,9 @@ def _checked_entries(accounts: AccountStore, spec: TournamentSpec) -> tuple[str,
             continue
         record = accounts.get(account_name(entry))
         if record is None:
-            raise errors.InvalidEntrant(f"no account named {account_name(entry)!r}")
+            raise AccountNotFound(f"no account named {account_name(entry)!r}")
         if not record.bot:
-            raise errors.InvalidEntrant(
+            raise errors.PersonNotEntrant(
                 f"{record.name!r} is a person's account: only bot accounts enter tournaments"
             )
         checked.append(ACCOUNT_PREFIX + record.name)

@@ -52,7 +52,8 @@ class NotOrganiser(KeltisError):
     kind = Kind.FORBIDDEN
 
 
-class InvalidEntrant(KeltisError):
-    """An account entry names no account, or a person's account (only bot accounts enter)."""
+class PersonNotEntrant(KeltisError):
+    """An account entry names a person's account: only bot accounts enter tournaments."""
 
-    code = "invalid_entrant"
+    code = "not_a_bot_account"
+    kind = Kind.FORBIDDEN

@@ -279,16 +279,17 @@ def test_only_bot_accounts_enter_and_duplicate_refuses_accounts(web, http):
     http.post(f"{base}/v1/accounts", json={"name": person, "bot": False})
     bot_name, _ = stream_account(base)
     cases = [
-        ({"bots": ["greedy", {"account": person}], "games": 2}, "invalid_entrant"),
-        ({"bots": ["greedy", {"account": "nobody-here"}], "games": 2}, "invalid_entrant"),
+        ({"bots": ["greedy", {"account": person}], "games": 2}, 403, "not_a_bot_account"),
+        ({"bots": ["greedy", {"account": "nobody-here"}], "games": 2}, 404, "account_not_found"),
         (
             {"bots": ["greedy", {"account": bot_name}], "format": "duplicate"},
+            422,
             "invalid_tournament",
         ),
     ]
-    for body, code in cases:
+    for body, status, code in cases:
         answer = http.post(f"{base}/v1/tournaments", json={"game": "keltis-card", **body})
-        assert answer.status_code == 422, answer.text
+        assert answer.status_code == status, answer.text
         assert answer.json()["error"]["code"] == code
 
 
