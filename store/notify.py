@@ -31,12 +31,15 @@ from collections.abc import Iterable
 import orjson
 import redis
 from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 
 from store import keys
 from store.codec import text
 from store.notify_sharded import ShardedWire
 
 log = logging.getLogger(__name__)
+
+FAILURES = (redis.RedisError, RedisClusterException, OSError)  # what talking to Redis raises
 
 READ_TIMEOUT_S = 5.0  # one wait on the socket (no command sent)
 CONFIRM_TIMEOUT_S = 2.0  # how long `listen` waits for Redis to confirm a subscription
@@ -52,7 +55,8 @@ _sharded_lock = threading.Lock()
 def sharded(client: redis.Redis | RedisCluster) -> bool:
     """True when `client` is a Redis Cluster whose every primary has sharded pub/sub (Redis
     >= 7); asked once per client (INFO server of the primaries), then remembered. A
-    standalone Redis: False, asking nothing. Raises redis.RedisError when it cannot ask."""
+    standalone Redis: False, asking nothing. Raises one of FAILURES when it cannot ask
+    (nothing is remembered then)."""
     if not isinstance(client, RedisCluster):
         return False
     with _sharded_lock:
@@ -99,7 +103,7 @@ def publish(client: redis.Redis, game_id: str, version: int, accounts: Iterable[
         for channel in channels:
             pipe.publish(channel, payload)
         pipe.execute()
-    except redis.RedisError as error:
+    except FAILURES as error:
         log.warning("notification of %s v%d not sent: %s", game_id, version, error)
 
 
@@ -166,7 +170,12 @@ class Subscriber:
         CONFIRM_TIMEOUT_S: the caller's own re-checks then cover the gap)."""
         listener = Listener(self, channel)
         with self.lock:
-            wire = self._wire_of_process()
+            try:
+                wire = self._wire_of_process()
+            except FAILURES as error:  # no wire yet: the listener's own re-checks cover it
+                log.warning("notify: cannot tell which pub/sub to use: %s", error)
+                self.listeners.setdefault(channel, set()).add(listener)
+                return listener
             group = self.listeners.setdefault(channel, set())
             group.add(listener)
             confirmed = self._confirmed.get(channel)

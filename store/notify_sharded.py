@@ -23,12 +23,14 @@ import threading
 import time
 
 import redis
+from redis.exceptions import RedisClusterException
 
 from store.codec import text
 
 log = logging.getLogger(__name__)
 
 OWN_UNSUBSCRIBE = "sunsubscribe"
+FAILURES = (redis.RedisError, RedisClusterException, OSError)
 
 
 class _Link:
@@ -43,7 +45,7 @@ class _Link:
 
     def close(self) -> None:
         self.closed = True
-        with contextlib.suppress(redis.RedisError, OSError):
+        with contextlib.suppress(*FAILURES):
             self.pubsub.close()
 
 
@@ -74,7 +76,7 @@ class ShardedWire:
             link.idle_since = time.monotonic()
         try:
             link.pubsub.sunsubscribe(channel)
-        except (redis.RedisError, OSError) as error:
+        except FAILURES as error:
             log.warning("notify sunsubscribe %s failed: %s", channel, error)
 
     def close(self) -> None:
@@ -98,7 +100,7 @@ class ShardedWire:
             if link is None or link.closed:
                 link = self._open(node)
             link.pubsub.ssubscribe(channel)
-        except (redis.RedisError, OSError) as error:
+        except FAILURES as error:
             log.warning("notify ssubscribe %s failed: %s", channel, error)
             return False
         link.channels.add(channel)
@@ -174,7 +176,7 @@ class ShardedWire:
             time.sleep(self.retry_s)
             try:
                 self.cluster.nodes_manager.initialize()
-            except (redis.RedisError, OSError) as error:
+            except FAILURES as error:
                 log.warning("notify: the cluster's slot map could not be read: %s", error)
                 continue
             with self.lock:
