@@ -62,10 +62,12 @@ class ShardedWire:
         self.retry_s = retry_s
         self._links: dict[str, _Link] = {}
         self._owner: dict[str, _Link] = {}  # channel -> the link it is subscribed on
+        self._orphans: set[str] = set()  # channels listened to but subscribed nowhere
+        self._repairing = False
 
     def subscribe(self, channel: str) -> None:
         if not self._subscribe(channel):
-            self._repair_later([channel])
+            self._orphan([channel])
 
     def unsubscribe(self, channel: str) -> None:
         link = self._owner.pop(channel, None)
@@ -132,7 +134,8 @@ class ShardedWire:
                 log.warning("notify reader of %s lost its connection: %s", link.name, error)
                 with self.lock:
                     channels = self._drop(link)
-                self._repair(channels)
+                    self._orphan(channels)
+                self.subscriber.lost(channels)
                 return
             if message is not None:
                 self._handle(link, message)
@@ -149,8 +152,9 @@ class ShardedWire:
                 if moved:
                     del self._owner[channel]
                     link.channels.discard(channel)
+                    self._orphan([channel])
             if moved:
-                self._repair_later([channel])
+                self.subscriber.lost([channel])
 
     def _drop(self, link: _Link) -> list[str]:
         """Close `link` and forget it (lock held); the channels that were subscribed on it."""
@@ -163,24 +167,31 @@ class ShardedWire:
         link.close()
         return channels
 
-    def _repair_later(self, channels: list[str]) -> None:
-        threading.Thread(
-            target=self._repair, args=(channels,), name="notify-repair", daemon=True
-        ).start()
+    def _orphan(self, channels: list[str]) -> None:
+        """Hand `channels` to the one repair thread, started when none runs (lock held)."""
+        self._orphans.update(channels)
+        if channels and not self._repairing:
+            self._repairing = True
+            threading.Thread(target=self._repair, name="notify-repair", daemon=True).start()
 
-    def _repair(self, channels: list[str]) -> None:
-        """Subscribe `channels` on their owners after a fresh look at the slot map, retrying
-        while that fails; then their listeners re-check (messages may have been lost)."""
-        self.subscriber.lost(channels)
-        while channels:
+    def _repair(self) -> None:
+        """Subscribe the orphaned channels on their owners after a fresh look at the slot
+        map, every `retry_s` until none is left; then their listeners re-check (messages
+        may have been lost meanwhile)."""
+        while True:
             time.sleep(self.retry_s)
             try:
                 self.cluster.nodes_manager.initialize()
+                refreshed = True
             except FAILURES as error:
                 log.warning("notify: the cluster's slot map could not be read: %s", error)
-                continue
+                refreshed = False
             with self.lock:
-                wanted = [c for c in channels if c in self.subscriber.listeners]
-                channels = [c for c in wanted if c not in self._owner and not self._subscribe(c)]
-                done = [c for c in wanted if c not in channels]
-            self.subscriber.lost(done)
+                listened = self.subscriber.listeners
+                wanted = [c for c in self._orphans if c in listened and c not in self._owner]
+                failed = [c for c in wanted if not (refreshed and self._subscribe(c))]
+                self._orphans = set(failed)
+                self._repairing = bool(failed)
+            self.subscriber.lost([c for c in wanted if c not in failed])
+            if not failed:
+                return
