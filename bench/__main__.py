@@ -19,6 +19,7 @@ MODULES = [
     "bench.load",
     "bench.clocks",
     "bench.streams",
+    "bench.streams_cluster",
     "bench.webhooks",
     "bench.open_tournament",
 ]
