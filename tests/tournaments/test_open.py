@@ -28,10 +28,13 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture(scope="module")
 def web(redis_url):
-    """gunicorn on the test Redis, with no worker of its own (each test starts its own)."""
-    stack = start_stack(
-        port=free_port(), web_workers=1, connections=50, redis_url=redis_url, bot_workers=0
-    )
+    """gunicorn on the test Redis, with no worker of its own (each test starts its own) and
+    no sign-up quota (these tests sign up a dozen accounts from one address)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KELTIS_QUOTAS", "off")
+        stack = start_stack(
+            port=free_port(), web_workers=1, connections=50, redis_url=redis_url, bot_workers=0
+        )
     yield stack
     stack.stop()
 
