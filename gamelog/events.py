@@ -26,11 +26,13 @@ def game_created(
     seed: bytes,
     invites: Mapping[int, str] | None = None,
     clock: Mapping | None = None,
+    rated: bool = False,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
     are hidden too; such a seat is listed as `{"open": true, "invite": true}`. `clock` (public)
-    is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts."""
+    is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts. `rated`
+    (public, written only when true): the finished game's result goes into the ladder."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
@@ -44,6 +46,8 @@ def game_created(
     }
     if clock:
         created["clock"] = dict(clock)
+    if rated:
+        created["rated"] = True
     return created
 
 

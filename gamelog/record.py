@@ -57,6 +57,7 @@ class GameRecord:
     bank_ms: tuple[int, ...] = ()  # per seat: what is left of its bank
     forfeited: frozenset[int] = frozenset()
     ended_early: str | None = None  # the reason a game ended before its rules' end
+    rated: bool = False  # its result goes into the ladder once it is finished
 
     @property
     def rules(self):
@@ -213,6 +214,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         clock=dict(clock) if clock else None,
         timeouts=(0,) * seats,
         bank_ms=(bank,) * seats,
+        rated=bool(event.get("rated")),
     )
 
 
