@@ -73,7 +73,7 @@ def settle(service: GameService, record: GameRecord) -> Appended | None:
 
 def settle_due(service: GameService, limit: int = SETTLE_BATCH, now: int | None = None) -> int:
     """Claim up to `limit` due games, settle each, take them out of the set, then fold the
-    ladder's new entries into the stored ratings; the number of games settled."""
+    ladder's new entries into the stored ratings; the number of games this call appended."""
     ladder = LadderStore(service.client)
     now = now_ms() if now is None else now
     settled = 0
@@ -84,7 +84,8 @@ def settle_due(service: GameService, limit: int = SETTLE_BATCH, now: int | None 
             log.warning("settle skips game %s: %s", game_id, error)
             ladder.settled(game_id)
             continue
-        if settle(service, record) is not None:
+        appended = settle(service, record)
+        if appended is not None and appended.new:
             settled += 1
         ladder.settled(game_id)
     ladder.fold_pending()
