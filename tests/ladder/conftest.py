@@ -44,6 +44,12 @@ def accounts(ladder_client) -> AccountService:
 def finish_bot_game(games: GameService, bots: list[str], game: str = CARD, rated: bool = True):
     """A game of built-in bots, created (rated by default) and played to its end here."""
     record, _, _ = games.create(game, [{"bot": bot} for bot in bots], {}, rated=rated)
+    return play_to_end(games, record.game_id)
+
+
+def play_to_end(games: GameService, game_id: str):
+    """Play a started game's bot turns (the fallbacks of forfeited seats too) to its end."""
+    record, _, _ = games.load(game_id)
     while not record.finished:
         play_bot_turns(games, record.game_id, record.version)
         record, _, _ = games.load(record.game_id)
