@@ -20,6 +20,7 @@ MODULES = [
     "bench.clocks",
     "bench.streams",
     "bench.webhooks",
+    "bench.ladder",
 ]
 
 
