@@ -174,3 +174,11 @@ def test_reindex_files_finished_rated_games_missing_from_the_ladder(games):
 def _url(games) -> str:
     kwargs = games.client.connection_pool.connection_kwargs
     return f"redis://{kwargs['host']}:{kwargs['port']}"
+
+
+def test_a_rated_games_replay_verifies(games):
+    from replays.verify import verify
+
+    record = finish_bot_game(games, ["greedy", "random"])
+    report = verify(games.replay(record.game_id))
+    assert report.ok, report
