@@ -18,7 +18,14 @@ from marshmallow import (
 
 from gamelog.names import name_problem
 from gamelog.record import STATUSES
-from tournaments.spec import MAX_ENTRIES, MAX_GAMES
+from tournaments.schedule import FORMATS, ROTATION
+from tournaments.spec import (
+    ACCOUNT_PREFIX,
+    DEFAULT_CONCURRENCY,
+    MAX_CONCURRENCY,
+    MAX_ENTRIES,
+    MAX_GAMES,
+)
 
 MAX_INDEX = 2**53 - 1  # positions in a log or a listing (a safe JSON integer)
 MAX_WAIT_S = 3600
@@ -203,17 +210,39 @@ class RatingsQuerySchema(Strict):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
+class Entrant(fields.Field):
+    """A tournament entry: a built-in bot's name, or `{"account": name}` (kept as `@name`,
+    tournaments.spec)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and 1 <= len(value) <= 40 and not has_lone_surrogate(value):
+            return value
+        if isinstance(value, dict) and set(value) == {"account"}:
+            name = value["account"]
+            if isinstance(name, str) and ACCOUNT_NAME_RE.match(name):
+                return ACCOUNT_PREFIX + name
+        raise ValidationError('an entry is a bot name or {"account": <account name>}')
+
+
 class CreateTournamentSchema(Strict):
     game = Text(required=True, validate=validate.Length(min=1, max=40))
-    bots = fields.List(
-        Text(validate=validate.Length(min=1, max=40)),
-        required=True,
-        validate=validate.Length(min=2, max=MAX_ENTRIES),
-    )
+    bots = fields.List(Entrant(), required=True, validate=validate.Length(min=2, max=MAX_ENTRIES))
     players_per_game = WholeNumber(validate=validate.Range(min=2, max=8))
-    games = WholeNumber(required=True, validate=validate.Range(1, MAX_GAMES))
+    games = WholeNumber(validate=validate.Range(1, MAX_GAMES))
     seed = Text(validate=validate.Length(min=1, max=200))
     options = fields.Dict(keys=Text(validate=validate.Length(max=40)), load_default=dict)
+    format = Text(load_default=ROTATION, validate=validate.OneOf(FORMATS))
+    games_per_table = WholeNumber(validate=validate.Range(1, MAX_GAMES))
+    clock = fields.Nested(ClockSchema)
+    concurrency = WholeNumber(
+        load_default=DEFAULT_CONCURRENCY, validate=validate.Range(1, MAX_CONCURRENCY)
+    )
+    parallel_per_account = StrictBoolean(load_default=False)
+
+    @validates_schema
+    def _games_for_rotation(self, data, **kwargs):
+        if data.get("format", ROTATION) == ROTATION and "games" not in data:
+            raise ValidationError("a rotation needs `games`", "games")
 
 
 class CreateAccountSchema(Strict):

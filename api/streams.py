@@ -38,7 +38,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(blueprint)
 
 
-def _settings() -> streams.StreamSettings:
+def stream_settings() -> streams.StreamSettings:
     config = current_app.config
     return streams.StreamSettings(
         keepalive_s=config["STREAM_KEEPALIVE_S"],
@@ -47,7 +47,7 @@ def _settings() -> streams.StreamSettings:
     )
 
 
-def _ndjson(lines: Iterable[dict | None]):
+def ndjson(lines: Iterable[dict | None]):
     def body() -> Iterator[bytes]:
         for line in lines:
             yield b"\n" if line is None else orjson.dumps(line) + b"\n"
@@ -62,7 +62,7 @@ def _ndjson(lines: Iterable[dict | None]):
 def my_events():
     games = service()
     account = auth.account_of(games.accounts, bearer_token())
-    settings = _settings()
+    settings = stream_settings()
     _, release = streams.open_account_stream(games, account, settings)
 
     def lines() -> Iterator[dict | None]:
@@ -72,7 +72,7 @@ def my_events():
             release()
 
     try:
-        response = _ndjson(lines())
+        response = ndjson(lines())
     except BaseException:
         release()
         raise
@@ -85,7 +85,7 @@ def game_stream(game_id: str):
     args = query(schemas.use(schemas.StreamQuerySchema))
     games = service()
     _, seat = games.read(game_id, bearer_token(), seat_header())
-    settings = _settings()
+    settings = stream_settings()
 
     def lines() -> Iterator[dict | None]:
         for page in streams.game_events(games, game_id, args["after"], settings):
@@ -95,4 +95,4 @@ def game_stream(game_id: str):
             entries, record = page
             yield from visible_events(entries, seat, record.finished)
 
-    return _ndjson(lines())
+    return ndjson(lines())

@@ -1,14 +1,17 @@
-"""The /v1/tournaments endpoints: start a bot-vs-bot tournament, follow it, export it."""
+"""The /v1/tournaments endpoints: start a tournament (built-in bots and bot accounts), follow
+it (summary, NDJSON stream of finished games), cancel it (its organiser), export it."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
-from api import quotas
-from api.bodies import json_body
+from api import quotas, schemas
+from api.auth import bearer_token
+from api.bodies import json_body, query
 from api.extensions import queue, service
 from api.schemas import CreateTournamentSchema
-from application import jobs
+from api.streams import ndjson, stream_settings
+from application import jobs, open_tournaments, streams
 from application import tournaments as use_cases
 from store.tournaments import TournamentStore
 from tournaments.export import standings_csv, standings_json
@@ -27,19 +30,34 @@ def _store() -> TournamentStore:
 def create_tournament():
     body = json_body(_create_schema)
     quotas.tournament_requested()
-    tid, spec = jobs.start_tournament(_store(), queue(), body)
-    location = url_for("tournaments.get_tournament", tournament_id=tid)
+    started = jobs.start_tournament(service(), _store(), queue(), body)
+    location = url_for("tournaments.get_tournament", tournament_id=started.tid)
     response = jsonify(
         {
-            "id": tid,
+            "id": started.tid,
             "status": "running",
-            "progress": {"done": 0, "total": spec.games},
+            "progress": {"done": 0, "total": started.spec.games},
             "location": location,
+            "token": started.token,
         }
     )
     response.status_code = 202
     response.headers["Location"] = location
     return response
+
+
+@blueprint.post("/<tournament_id>/cancel")
+def cancel_tournament(tournament_id: str):
+    found = open_tournaments.cancel(service(), _store(), tournament_id, bearer_token())
+    return jsonify(found)
+
+
+@blueprint.get("/<tournament_id>/stream")
+def tournament_stream(tournament_id: str):
+    args = query(schemas.use(schemas.StreamQuerySchema))
+    _store().load(tournament_id)  # 404 before the stream starts
+    lines = streams.tournament_events(service(), tournament_id, args["after"], stream_settings())
+    return ndjson(lines)
 
 
 @blueprint.get("/<tournament_id>")

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import redis
 
-from application import auth
+from application import auth, seals
 from application.errors import (
     AccountKeyRequired,
     AccountNotFound,
@@ -171,7 +171,10 @@ class GameService:
             record, _, _ = self.load(game_id)
             return record, auth.account_seat(record, account, seat).seat
         record, token_hashes, _ = self.load(game_id)
-        return record, self.seat_of(game_id, token, token_hashes)
+        found = self.seat_of(game_id, token, token_hashes)
+        if found is None and record.tournament:
+            seals.require_unsealed(self.client, record.tournament)
+        return record, found
 
     def entries_after(self, game_id: str, after: int, limit: int) -> list[Entry]:
         """Stored entries after version `after` (at most `limit`)."""
@@ -198,6 +201,7 @@ class GameService:
         entries = self.store.load(game_id).entries
         if not entries:
             raise GameNotFound("no game with this id")
+        seals.require_unsealed(self.client, entries[0].event.get("tournament"))
         return replay_build.build_replay(game_id, entries)
 
     # ----- commands ------------------------------------------------------------------
@@ -212,6 +216,7 @@ class GameService:
         token: str | None = None,
         clock: Mapping | None = None,
         rated: bool = False,
+        tournament: Mapping | None = None,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
@@ -220,9 +225,10 @@ class GameService:
         bots-only games); VersionConflict when a game of that id exists already. A seat
         `{"account": name}` holds a bot account for anyone, a person's account only with its
         own key (`token`). `clock`: the turn clock (application.clocks), its fallback one of
-        the game's bots. `rated`: the finished game goes into the ladder (application.settle);
-        UnratedSeat unless every seat is an account, a built-in bot, or open (then joined
-        only with an account key).
+        the game's bots. `tournament`: where a tournament's game stands in it (trusted
+        callers only; gamelog.events.game_created). `rated`: the finished game goes into the
+        ladder (application.settle); UnratedSeat unless every seat is an account, a built-in
+        bot, or open (then joined only with an account key).
         """
         rules = self.rules_for(game)
         players, webhooks = self._seat_accounts(players, token)
@@ -243,7 +249,9 @@ class GameService:
         }
         invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
         events = [
-            log_events.game_created(game, options, players, seed, invite_hashes, clock, rated)
+            log_events.game_created(
+                game, options, players, seed, invite_hashes, clock, tournament, rated
+            )
         ]
         if not any(p.get("open") for p in players):
             events += rules.start(len(players), options, Chance(seed))

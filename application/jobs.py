@@ -21,7 +21,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from application import bots, tournaments
+from application import bots, open_tournaments, tournaments
 from application.games import GameService
 from gamelog.record import GameRecord
 from store import keys
@@ -247,12 +247,16 @@ def hand_on(store: TournamentStore, queue: redis.Redis, tid: str, first: int) ->
     return firsts[number]
 
 
-def start_tournament(store: TournamentStore, queue: redis.Redis, request: dict) -> tuple:
-    """Record a tournament and enqueue its first game job (each job hands on the next);
-    its id and spec."""
-    tid, spec = tournaments.start(store, request)
-    dispatch_next(store, queue, tid, spec)
-    return tid, spec
+def start_tournament(service, store: TournamentStore, queue: redis.Redis, request: dict):
+    """Record a tournament (tournaments.Started) and set it going: built-in bots only,
+    enqueue its first game job (each job hands on the next); with accounts, launch its
+    first games here (application.open_tournaments)."""
+    started = tournaments.start(store, request, service.accounts)
+    if started.spec.open:
+        open_tournaments.advance(service, store, started.tid)
+    else:
+        dispatch_next(store, queue, started.tid, started.spec)
+    return started
 
 
 def request_archive(store: TournamentStore, queue: redis.Redis, tid: str) -> str:

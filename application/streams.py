@@ -1,4 +1,5 @@
-"""Live streams (pull): an account's turn events across its games, and one game's events.
+"""Live streams (pull): an account's turn events across its games, one game's events, and a
+tournament's finished games.
 
 Both work the same way: listen to the notification channel first (store.notify), catch up
 from the log, then wake on each notification and read what changed. A notification is only a
@@ -18,8 +19,11 @@ from application.errors import GameNotFound, TooManyStreams
 from application.games import GameService
 from gamelog.entries import Entry
 from gamelog.record import GameRecord, Status
+from store import keys
 from store import streams as stream_slots
 from store.accounts import AccountRecord
+from store.tournaments import TournamentStore
+from tournaments.standings import entry_labels
 
 KEEPALIVE_S = 10.0
 MAX_S = 3600.0
@@ -27,6 +31,7 @@ MAX_PER_ACCOUNT = 4
 PAGE = 200  # entries read at once by a game stream
 MAX_GAMES = 500  # games in play an account stream catches up on
 IN_PLAY = (Status.ACTIVE, Status.FINAL_ROUND)
+OVER = (Status.FINISHED, Status.CANCELLED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +120,8 @@ class AccountWatch:
                         "deadline": record.deadline,
                     }
                 )
-        elif record.status == Status.FINISHED:
-            if seen is None or seen.status != Status.FINISHED:
+        elif record.finished:
+            if seen is None or seen.status not in OVER:
                 lines.append({"type": "game_finished", "game": record.game_id})
             self.seen[record.game_id] = _Seen(record.status)
         elif seen is None:
@@ -189,3 +194,49 @@ def _records(service: GameService, game_ids) -> list[GameRecord]:
         except GameNotFound:
             continue
     return found
+
+
+# ----- a tournament's finished games -----------------------------------------------------------
+
+
+def tournament_events(
+    service: GameService,
+    tid: str,
+    after: int,
+    settings: StreamSettings,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[dict | None]:
+    """One line per game of the tournament as it finishes, in the order the outcomes were
+    recorded, from position `after` on (a reconnecting client passes the number of lines
+    it has): `{"type": "game_finished", "position", "index", "game", "deal", "entries",
+    "scores", "winners", "timeouts", "forfeited", "progress"}`; a last line
+    `{"type": "tournament_finished" | "tournament_cancelled", "progress"}` ends the stream.
+    `None` is a keep-alive; the stream also ends after `settings.max_s`."""
+    store = TournamentStore(service.client)
+    spec, _ = store.load(tid)
+    labels = entry_labels(spec.bots)
+    ends = clock() + settings.max_s
+    with service.notices.listen(keys.tournament_channel(tid)) as listener:
+        while True:
+            for outcome in store.finished_since(tid, after):
+                after += 1
+                line = {"type": "game_finished", "position": after, **outcome.to_dict()}
+                line.pop("game_id")
+                yield {
+                    **line,
+                    "game": outcome.game_id,
+                    "entries": [labels[entry] for entry in outcome.entries],
+                    "progress": {"done": after, "total": spec.games},
+                }
+            done = store.done(tid)
+            if done >= spec.games or store.is_cancelled(tid):
+                if after >= done:
+                    kind = "tournament_finished" if done >= spec.games else "tournament_cancelled"
+                    yield {"type": kind, "progress": {"done": done, "total": spec.games}}
+                    return
+                continue
+            remaining = ends - clock()
+            if remaining <= 0:
+                return
+            if listener.wait(min(settings.keepalive_s, remaining)) is None:
+                yield None

@@ -14,24 +14,40 @@ version, and an outcome is recorded once (HSETNX).
 
 from __future__ import annotations
 
+import hmac
 import io
+import secrets
 import zipfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from application.bots import play_out
-from application.errors import VersionConflict
+from application.errors import AccountNotFound, VersionConflict
 from application.games import GameService
 from domain.errors import DomainError
 from gamelog.record import GameRecord
+from gamelog.results import result_of
 from replays.build import build_replay
 from replays.files import dump_replay
+from store import tokens
+from store.accounts import AccountStore
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
-from tournaments import errors, schedule, seeds
-from tournaments.spec import TournamentSpec, make_spec, new_salt
+from tournaments import errors, seeds
+from tournaments.schedule import DUPLICATE, ROTATION
+from tournaments.spec import (
+    ACCOUNT_PREFIX,
+    DEFAULT_CONCURRENCY,
+    TournamentSpec,
+    account_name,
+    is_account,
+    make_spec,
+    new_salt,
+)
 from tournaments.standings import GameOutcome, entry_labels
-from tournaments.summary import compute_rows, export_document, summary
+from tournaments.summary import Progress, compute_rows, export_document, summary
 
 MAX_APPEND_ATTEMPTS = 5
+ORGANISER_PREFIX = "kt_"
+ORGANISER_BYTES = 24
 
 
 class TournamentGameStuck(DomainError):
@@ -43,20 +59,66 @@ class TournamentGameStuck(DomainError):
 # ----- starting and following --------------------------------------------------------------
 
 
-def start(store: TournamentStore, request: dict) -> tuple[str, TournamentSpec]:
-    """Record a new tournament from a validated request; its id and spec (salted, R1)."""
+@dataclass(frozen=True)
+class Started:
+    """A tournament just recorded: its id, spec, and the organiser's token (shown once)."""
+
+    tid: str
+    spec: TournamentSpec
+    token: str
+
+
+def start(store: TournamentStore, request: dict, accounts: AccountStore | None = None) -> Started:
+    """Record a new tournament from a validated request (salted, R1). Account entries
+    (`@name`) must name bot accounts (AccountNotFound, PersonNotEntrant); they are written
+    as the accounts write their names."""
     spec = make_spec(
         request["game"],
         request["bots"],
         request.get("players_per_game"),
-        request["games"],
+        request.get("games"),
         request.get("seed"),
         options=request.get("options") or {},
+        format=request.get("format", ROTATION),
+        games_per_table=request.get("games_per_table"),
+        clock=request.get("clock"),
+        concurrency=request.get("concurrency", DEFAULT_CONCURRENCY),
+        parallel_per_account=request.get("parallel_per_account", False),
     )
+    if spec.open:
+        spec = replace(spec, bots=_checked_entries(accounts or AccountStore(store.client), spec))
     spec = replace(spec, salt=new_salt())  # the server's share of the randomness (R1)
     tid = seeds.new_tournament_id()
+    token = ORGANISER_PREFIX + secrets.token_urlsafe(ORGANISER_BYTES)
     store.create(tid, spec)
-    return tid, spec
+    store.set_organiser(tid, tokens.digest(token))
+    return Started(tid, spec, token)
+
+
+def _checked_entries(accounts: AccountStore, spec: TournamentSpec) -> tuple[str, ...]:
+    """The entries with each account checked and written as stored."""
+    checked = []
+    for entry in spec.bots:
+        if not is_account(entry):
+            checked.append(entry)
+            continue
+        record = accounts.get(account_name(entry))
+        if record is None:
+            raise AccountNotFound(f"no account named {account_name(entry)!r}")
+        if not record.bot:
+            raise errors.PersonNotEntrant(
+                f"{record.name!r} is a person's account: only bot accounts enter tournaments"
+            )
+        checked.append(ACCOUNT_PREFIX + record.name)
+    return tuple(checked)
+
+
+def check_organiser(store: TournamentStore, tid: str, token: str | None) -> None:
+    """NotOrganiser unless `token` is the one given when the tournament was created."""
+    stored = store.meta(tid).get("organiser")
+    given = tokens.digest(token) if token else ""
+    if not stored or not hmac.compare_digest(stored, given):
+        raise errors.NotOrganiser("only the organiser's token (given at creation) may do this")
 
 
 def describe(store: TournamentStore, tid: str, with_outcomes: bool = False) -> dict:
@@ -73,8 +135,25 @@ def describe(store: TournamentStore, tid: str, with_outcomes: bool = False) -> d
         store.cache_standings(tid, done, rows)
     meta = store.meta(tid)
     finished_at = int(meta["finished_at"]) if "finished_at" in meta else None
-    found = summary(tid, spec, created_at, done, rows, finished_at, store.archive_state(tid))
+    cancelled_at = int(meta["cancelled_at"]) if "cancelled_at" in meta else None
+    counts = progress_counts(store, tid, spec, done, cancelled_at is not None)
+    found = summary(
+        tid, spec, created_at, counts, rows, finished_at, store.archive_state(tid), cancelled_at
+    )
     return export_document(found, spec, outcomes) if with_outcomes else found
+
+
+def progress_counts(
+    store: TournamentStore, tid: str, spec: TournamentSpec, done: int, cancelled: bool
+) -> Progress:
+    """Games finished, running, waiting to start and (once cancelled) cancelled."""
+    if spec.open:
+        running = max(0, len(store.started(tid)) - done)
+    else:
+        running = min(len(store.leases(tid)), spec.games - done)
+    if cancelled:
+        return Progress(done, 0, 0, spec.games - done)
+    return Progress(done, running, spec.games - done - running, 0)
 
 
 def require_finished(store: TournamentStore, tid: str) -> TournamentSpec:
@@ -124,22 +203,39 @@ def job_first_of(spec: TournamentSpec, index: int) -> int:
 
 
 def players_of(spec: TournamentSpec, entries) -> list[dict]:
-    """The bot seats of a game: each named after its entry's label."""
+    """The seats of a game: a built-in bot named after its entry's label, or an account."""
     labels = entry_labels(spec.bots)
-    return [{"name": labels[entry], "bot": spec.bots[entry]} for entry in entries]
+    return [
+        {"account": account_name(spec.bots[entry])}
+        if is_account(spec.bots[entry])
+        else {"name": labels[entry], "bot": spec.bots[entry]}
+        for entry in entries
+    ]
+
+
+def placement(spec: TournamentSpec, tid: str, index: int) -> dict:
+    """Where game `index` stands in its tournament (`game_created`'s `tournament`)."""
+    planned = spec.plan(index)
+    placed = {"id": tid, "index": index, "deal": planned.deal, "open": spec.open}
+    if spec.format == DUPLICATE:
+        placed["deal_games"] = list(spec.deal_games(index))
+    return placed
 
 
 def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: int) -> GameRecord:
-    """The game of `index`: a new one created through the service, or the stored one."""
+    """The game of `index`: a new one created through the service, or the stored one.
+    An open tournament's game runs under the tournament's clock."""
     game_id = seeds.game_id(tid, index)
-    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    planned = spec.plan(index)
     try:
         record, _, _ = service.create(
             spec.game,
-            players_of(spec, entries),
+            players_of(spec, planned.entries),
             spec.game_options,
             game_id=game_id,
-            seed=seeds.game_seed(spec.seed, index, spec.salt),
+            seed=seeds.game_seed(spec.seed, planned.deal, spec.salt),
+            clock=spec.game_clock,
+            tournament=placement(spec, tid, index),
         )
     except VersionConflict:  # a run before this one created it
         record = service.load(game_id)[0]
@@ -160,13 +256,22 @@ def finish(service: GameService, record: GameRecord) -> GameRecord:
     raise VersionConflict("the game kept moving under this job", record.version)
 
 
+def outcome_of(spec: TournamentSpec, index: int, record: GameRecord) -> GameOutcome:
+    """The outcome of a finished tournament game: its seating, deal, result, timeouts and
+    forfeits (a game ended early by forfeits keeps the scores its state reached)."""
+    planned = spec.plan(index)
+    result = dict(result_of(record))
+    if result.get("scores") is None:
+        result["scores"] = record.rules.result(record.state)["scores"]
+    return GameOutcome.from_result(
+        index, record.game_id, planned.entries, result, planned.deal, record.timeouts
+    )
+
+
 def play_game(service: GameService, store: TournamentStore, tid: str, spec, index: int) -> bool:
     """Play (or finish, or just read) game `index`; record its outcome; True if recorded."""
     record = finish(service, load_or_create(service, spec, tid, index))
-    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
-    outcome = GameOutcome.from_result(
-        index, record.game_id, entries, record.rules.result(record.state)
-    )
+    outcome = outcome_of(spec, index, record)
     return store.record_outcome(tid, outcome, spec.games)
 
 
@@ -178,6 +283,8 @@ def play_games(service: GameService, store: TournamentStore, tid: str, first: in
         raise ValueError(f"tournament {tid} has no job starting at game {first}")
     recorded = []
     for index in store.missing_outcomes(tid, games_of_job(spec, first)):
+        if store.is_cancelled(tid):
+            break
         store.take_lease(tid, first)
         if play_game(service, store, tid, spec, index):
             recorded.append(index)

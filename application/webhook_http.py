@@ -1,18 +1,28 @@
 """One bounded webhook POST: to the checked address only (application.webhooks_policy.Target),
 no redirect followed, every socket wait bounded by the turn's deadline, and at most
 MAX_BODY_BYTES of the answer read. A failed call raises WebhookFailure with the timeout
-reason it stands for."""
+reason it stands for.
+
+HTTPS connects to the checked address too, while the certificate must be valid for the URL's
+host name (SNI and the host name check use it). It is checked against the system's CAs, or,
+when KELTIS_WEBHOOK_CA_FILE names a PEM bundle, against the CAs of that bundle instead. A
+certificate that does not check out (or any TLS failure) is the timeout reason `tls`.
+"""
 
 from __future__ import annotations
 
 import http.client
+import os
 import socket
+import ssl
 import time
+from functools import cache
 
 from application.webhooks_policy import Target
 
 MAX_BODY_BYTES = 64 * 1024
 CHUNK_BYTES = 16 * 1024
+CA_FILE_ENV = "KELTIS_WEBHOOK_CA_FILE"
 
 
 class WebhookFailure(Exception):
@@ -39,11 +49,23 @@ class _Pinned(http.client.HTTPConnection):
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+@cache
+def _tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """The verifying TLS context (host names checked) trusting `ca_file`'s CAs, or the
+    system's when None; one per bundle, shared by every call."""
+    return ssl.create_default_context(cafile=ca_file)
+
+
+def tls_context() -> ssl.SSLContext:
+    """The context of webhook calls: KELTIS_WEBHOOK_CA_FILE's CAs, else the system's."""
+    return _tls_context(os.environ.get(CA_FILE_ENV, "").strip() or None)
+
+
 class _PinnedTLS(http.client.HTTPSConnection):
     """HTTPS to the checked address; the certificate is checked against the URL's host."""
 
     def __init__(self, target: Target, timeout: float):
-        super().__init__(target.host, target.port, timeout=timeout)
+        super().__init__(target.host, target.port, timeout=timeout, context=tls_context())
         self.address = target.address
 
     def connect(self) -> None:
@@ -60,7 +82,7 @@ def _left(until_s: float) -> float:
 
 def post(target: Target, body: bytes, headers: dict[str, str], until_s: float) -> bytes:
     """POST `body` and return the answer's body (2xx only); WebhookFailure (`deadline`,
-    `redirect`, `http_status`, `too_large`) or Unreachable otherwise. `until_s`: the
+    `tls`, `redirect`, `http_status`, `too_large`) or Unreachable otherwise. `until_s`: the
     deadline, in seconds since the epoch."""
     kind = _PinnedTLS if target.scheme == "https" else _Pinned
     connection = kind(target, timeout=_left(until_s))
@@ -69,6 +91,8 @@ def post(target: Target, body: bytes, headers: dict[str, str], until_s: float) -
             connection.connect()
         except TimeoutError:
             raise WebhookFailure("deadline") from None
+        except ssl.SSLError:  # an answering server whose TLS does not check out
+            raise WebhookFailure("tls") from None
         except OSError as error:
             raise Unreachable(str(error)) from None
         sock = connection.sock  # kept: a closing answer takes it off the connection
@@ -86,6 +110,8 @@ def post(target: Target, body: bytes, headers: dict[str, str], until_s: float) -
             return _read_bounded(sock, response, until_s)
         except TimeoutError:
             raise WebhookFailure("deadline") from None
+        except ssl.SSLError:
+            raise WebhookFailure("tls") from None
         except (OSError, http.client.HTTPException):
             raise WebhookFailure("http_status") from None
     finally:

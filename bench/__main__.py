@@ -19,8 +19,10 @@ MODULES = [
     "bench.load",
     "bench.clocks",
     "bench.streams",
+    "bench.streams_cluster",
     "bench.webhooks",
     "bench.ladder",
+    "bench.open_tournament",
 ]
 
 

@@ -33,7 +33,7 @@ CARD = "keltis-card"
 class Bots:
     """The webhook server of the bot accounts: one path per account, each with its secret."""
 
-    def __init__(self):
+    def __init__(self, delay_s: float = ANSWER_DELAY_S):
         self.secrets: dict[str, str] = {}
         self.answered = 0
         self.refused = 0
@@ -56,7 +56,8 @@ class Bots:
                     self.end_headers()
                     return
                 turn = json.loads(raw)
-                time.sleep(ANSWER_DELAY_S)
+                if delay_s:
+                    time.sleep(delay_s)
                 body = json.dumps({"move": random.choice(turn["legal_moves"])}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

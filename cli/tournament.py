@@ -83,7 +83,12 @@ def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_
 
 @click.command()
 @click.option("--game", type=click.Choice(game_names()), default="keltis-card", show_default=True)
-@click.option("--bots", default="greedy,random", show_default=True, help="The entries.")
+@click.option(
+    "--bots",
+    default="greedy,random",
+    show_default=True,
+    help="The entries: built-in bots, and bot accounts as @name (with --server).",
+)
 @click.option("--players", type=int, default=None, help="Seats per game [default: entries].")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", default=None, help="Derives every game's seed [default: random].")
@@ -99,7 +104,7 @@ def tournament(
     """Play a bot-vs-bot tournament and print its standings."""
     from tournaments.errors import InvalidTournament
     from tournaments.export import standings_csv
-    from tournaments.spec import make_spec
+    from tournaments.spec import account_name, is_account, make_spec
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
@@ -108,8 +113,11 @@ def tournament(
         )
     except InvalidTournament as error:
         raise click.BadParameter(error.message) from error
+    if spec.open and not server:
+        raise click.BadParameter("account entries (@name) play on a server: add --server URL")
     if server:
-        body = {"game": game, "bots": names, "players_per_game": spec.players_per_game}
+        entries = [{"account": account_name(n)} if is_account(n) else n for n in names]
+        body = {"game": game, "bots": entries, "players_per_game": spec.players_per_game}
         body.update({"games": games, "seed": spec.seed, "options": spec.game_options})
         document = run_on_server(server, body, progress)
     else:

@@ -26,13 +26,17 @@ def game_created(
     seed: bytes,
     invites: Mapping[int, str] | None = None,
     clock: Mapping | None = None,
+    tournament: Mapping | None = None,
     rated: bool = False,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
     are hidden too; such a seat is listed as `{"open": true, "invite": true}`. `clock` (public)
-    is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts. `rated`
-    (public, written only when true): the finished game's result goes into the ladder."""
+    is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts.
+    `tournament` (public) places a tournament's game: `id`, `index`, `deal`, `open` (an
+    account takes part) and, for a duplicate deal, `deal_games` (the indexes of every game
+    of the deal: the game is sealed until they are all over). `rated` (public, written only
+    when true): the finished game's result goes into the ladder."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
@@ -46,6 +50,8 @@ def game_created(
     }
     if clock:
         created["clock"] = dict(clock)
+    if tournament:
+        created["tournament"] = dict(tournament)
     if rated:
         created["rated"] = True
     return created
@@ -81,8 +87,13 @@ def seat_forfeited(seat: int, reason: str) -> dict:
     return {"type": SEAT_FORFEITED, "seat": seat, "reason": reason}
 
 
-def game_ended_early(reason: str = "forfeit") -> dict:
-    """The game ended before its rules' end: one seat is left in play."""
+ENDED_FORFEIT = "forfeit"
+ENDED_CANCELLED = "cancelled"
+
+
+def game_ended_early(reason: str = ENDED_FORFEIT) -> dict:
+    """The game ended before its rules' end: one seat is left in play (`forfeit`), or its
+    tournament was cancelled (`cancelled`: the game is marked cancelled, unrated, unscored)."""
     return {"type": GAME_ENDED_EARLY, "reason": reason}
 
 

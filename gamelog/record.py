@@ -12,6 +12,7 @@ from domain.registry import get_rules
 from gamelog.entries import Entry
 from gamelog.errors import CorruptLog
 from gamelog.events import (
+    ENDED_CANCELLED,
     GAME_CREATED,
     GAME_ENDED_EARLY,
     GAME_EXPIRED,
@@ -29,6 +30,7 @@ class Status(StrEnum):
 
     WAITING = "waiting"
     EXPIRED = "expired"
+    CANCELLED = "cancelled"
     ACTIVE = game_phases.ACTIVE
     FINAL_ROUND = game_phases.FINAL_ROUND
     FINISHED = game_phases.FINISHED
@@ -58,6 +60,7 @@ class GameRecord:
     forfeited: frozenset[int] = frozenset()
     ended_early: str | None = None  # the reason a game ended before its rules' end
     rated: bool = False  # its result goes into the ladder once it is finished
+    tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
 
     @property
     def rules(self):
@@ -77,12 +80,19 @@ class GameRecord:
         if self.state is None:
             return Status.EXPIRED if self.expired else Status.WAITING
         if self.ended_early:
-            return Status.FINISHED
+            return Status.CANCELLED if self.cancelled else Status.FINISHED
         return Status(self.rules.phase(self.state))
 
     @property
     def finished(self) -> bool:
-        return self.status is Status.FINISHED
+        """Over: finished by its rules or early, or cancelled (no more commands, no clock,
+        everything may be shown)."""
+        return self.status in (Status.FINISHED, Status.CANCELLED)
+
+    @property
+    def cancelled(self) -> bool:
+        """Ended by its tournament's cancellation: no result counts."""
+        return self.ended_early == ENDED_CANCELLED
 
     @property
     def to_move(self) -> int | None:
@@ -215,6 +225,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         timeouts=(0,) * seats,
         bank_ms=(bank,) * seats,
         rated=bool(event.get("rated")),
+        tournament=event.get("tournament"),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from gamelog.events import ENDED_CANCELLED
 from gamelog.record import GameRecord
 
 
@@ -23,13 +24,16 @@ def presented_result(
     """The rules' result (`scored`, None for a game that ended early) as presented: without
     a forfeit, as it is; else winners among the seats in play, `forfeited` (their seats),
     `ranking` ([{seat, score, forfeited}], forfeited seats last) and `ended` (why a game
-    ended before its rules' end; it is won by the seat left in play, `scores` is null)."""
+    ended before its rules' end; it is won by the seat left in play, `scores` is null; a
+    cancelled game has no winners)."""
     if not forfeited and scored is not None:
         return scored
     result = dict(scored) if scored is not None else {"scores": None, "shared": False}
     scores = result.get("scores")
     in_play = [seat for seat in range(seats) if seat not in forfeited]
-    if scores is None:
+    if ended == ENDED_CANCELLED:
+        winners = []  # a cancelled game has no result
+    elif scores is None:
         winners = in_play
     else:
         best = max((scores[seat] for seat in in_play), default=None)

@@ -8,6 +8,7 @@ from domain.autoplay import bot_rng, choose_move
 from domain.errors import DomainError
 from domain.game import GameRules
 from gamelog.events import (
+    ENDED_CANCELLED,
     GAME_ENDED_EARLY,
     SEAT_FORFEITED,
     SEAT_JOINED,
@@ -71,7 +72,8 @@ class ClockCheck:
             elif event["type"] == SEAT_FORFEITED:
                 self._forfeited(event, n)
             elif event["type"] == GAME_ENDED_EARLY:
-                if len(self.forfeited) < self.seats - 1:
+                cancelled = event.get("reason") == ENDED_CANCELLED
+                if not cancelled and len(self.forfeited) < self.seats - 1:
                     raise ClockFault("game_ended_early with more than one seat in play", n)
                 self.ended = True
 

@@ -130,7 +130,8 @@ def tournament_revivals(tid: str) -> str:
 
 
 def tournament_meta(tid: str) -> str:
-    """Hash: finished_at, archive state, archive_games."""
+    """Hash: finished_at, cancelled_at, archive state, archive_games, the hash of the
+    organiser's token (cancel)."""
     return _tournament(tid, "meta")
 
 
@@ -149,6 +150,31 @@ def tournament_archive(tid: str) -> str:
 def tournament_standings(tid: str) -> str:
     """JSON cache: the standings at a number of recorded outcomes."""
     return _tournament(tid, "standings")
+
+
+def tournament_started(tid: str) -> str:
+    """Hash of an open tournament's games launched so far: game index -> ms launched."""
+    return _tournament(tid, "started")
+
+
+def tournament_finish_order(tid: str) -> str:
+    """List of game indexes in the order their outcomes were recorded (stream positions)."""
+    return _tournament(tid, "order")
+
+
+def tournament_tick_lock(tid: str) -> str:
+    """The lease of the one process advancing an open tournament (SET NX PX)."""
+    return _tournament(tid, "tick")
+
+
+def tournament_channel(tid: str) -> str:
+    """Pub/sub channel told of each recorded outcome of a tournament (a hint)."""
+    return f"{PREFIX}:notify:tournament:{tid}"
+
+
+def tournaments_due() -> str:
+    """Sorted set of open tournaments to advance (a game of theirs finished), scored by ms."""
+    return f"{PREFIX}:index:tournaments:due"
 
 
 def tournaments_by_created() -> str:

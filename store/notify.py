@@ -1,14 +1,21 @@
 """Notifications that a game's log grew: a hint, never the truth (ARCHITECTURE.md).
 
 `publish` tells the game's channel and each seated account's channel (store.keys) of a new
-version, one round trip after a commit. A `Subscriber` is one pub/sub connection of one
-process, read by one background thread (a greenlet under gevent), started on first use and
-stopped when nobody has listened for a while; a `Listener` of a channel is woken when a
-message arrives on it. A waiter re-reads the log after waking and re-checks on its own every
-few seconds, so a lost message costs latency, never an event. While it waits, a listener sends
-Redis nothing.
+version, one round trip after a commit. A `Subscriber` is the pub/sub side of one process,
+started on first use and stopped when nobody has listened for a while; a `Listener` of a
+channel is woken when a message arrives on it. A waiter re-reads the log after waking and
+re-checks on its own every few seconds, so a lost message costs latency, never an event.
+While it waits, a listener sends Redis nothing.
 
-Channels are plain pub/sub (PUBLISH/SUBSCRIBE), which a Redis Cluster broadcasts to every node.
+The wire depends on the server, asked once per client (`sharded`):
+- a standalone Redis: PUBLISH (inside the commit's script, store.commit) and SUBSCRIBE on one
+  connection read by one background thread (a greenlet under gevent);
+- a Redis Cluster of Redis >= 7: sharded pub/sub. SPUBLISH goes to the node owning the
+  channel's slot (a game's channel lives in its game's slot, store.keys), and the subscriber
+  holds one SSUBSCRIBE connection per node owning a channel it listens to
+  (store.notify_sharded);
+- a Redis Cluster of Redis < 7 (no SPUBLISH): plain PUBLISH/SUBSCRIBE, which the cluster
+  broadcasts to every node.
 """
 
 from __future__ import annotations
@@ -18,22 +25,49 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Iterable
 
 import orjson
 import redis
 from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 
 from store import keys
 from store.codec import text
+from store.notify_sharded import ShardedWire
 
 log = logging.getLogger(__name__)
+
+FAILURES = (redis.RedisError, RedisClusterException, OSError)  # what talking to Redis raises
 
 READ_TIMEOUT_S = 5.0  # one wait on the socket (no command sent)
 CONFIRM_TIMEOUT_S = 2.0  # how long `listen` waits for Redis to confirm a subscription
 LINGER_S = 30.0  # the reader stops after this long without a listener
 RETRY_S = 0.5
 MAX_PENDING = 1000  # payloads one listener keeps before it only says "re-check everything"
+SHARDED_MAJOR = 7  # the first Redis with SPUBLISH / SSUBSCRIBE
+
+_sharded_by_client: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_sharded_lock = threading.Lock()
+
+
+def sharded(client: redis.Redis | RedisCluster) -> bool:
+    """True when `client` is a Redis Cluster whose every primary has sharded pub/sub (Redis
+    >= 7); asked once per client (INFO server of the primaries), then remembered. A
+    standalone Redis: False, asking nothing. Raises one of FAILURES when it cannot ask
+    (nothing is remembered then)."""
+    if not isinstance(client, RedisCluster):
+        return False
+    with _sharded_lock:
+        known = _sharded_by_client.get(client)
+    if known is None:
+        infos = client.info("server", target_nodes=RedisCluster.PRIMARIES)
+        majors = [int(str(info["redis_version"]).split(".")[0]) for info in infos.values()]
+        known = bool(majors) and min(majors) >= SHARDED_MAJOR
+        with _sharded_lock:
+            _sharded_by_client[client] = known
+    return known
 
 
 def channels_of(game_id: str, accounts: Iterable[str]) -> list[str]:
@@ -50,10 +84,17 @@ def message(record) -> bytes:
 def publish(client: redis.Redis, game_id: str, version: int, accounts: Iterable[str]) -> None:
     """Tell the game's and its accounts' channels of `version` (one round trip; a failure is
     logged, never raised: the log already holds the version). store.commit sends it with
-    the commit itself on a standalone Redis."""
+    the commit itself on a standalone Redis; on a cluster it comes after the commit:
+    SPUBLISH (pipelined, each to the node owning its channel) or, before Redis 7, PUBLISH."""
     payload = orjson.dumps({"game": game_id, "version": version})
     try:
         channels = channels_of(game_id, accounts)
+        if sharded(client):
+            pipe = client.pipeline(transaction=False)
+            for channel in channels:
+                pipe.spublish(channel, payload)
+            pipe.execute()
+            return
         if isinstance(client, RedisCluster):
             for channel in channels:
                 client.publish(channel, payload)
@@ -62,7 +103,7 @@ def publish(client: redis.Redis, game_id: str, version: int, accounts: Iterable[
         for channel in channels:
             pipe.publish(channel, payload)
         pipe.execute()
-    except redis.RedisError as error:
+    except FAILURES as error:
         log.warning("notification of %s v%d not sent: %s", game_id, version, error)
 
 
@@ -107,59 +148,142 @@ class Listener:
 
 
 class Subscriber:
-    """One pub/sub connection per process, shared by every listener."""
+    """The listeners of one process and the wire that feeds them (chosen at first use:
+    `PlainWire`, or `ShardedWire` on a Redis Cluster with sharded pub/sub)."""
 
     def __init__(self, client: redis.Redis, confirm_timeout_s: float = CONFIRM_TIMEOUT_S):
         self.client = client
         self.confirm_timeout_s = confirm_timeout_s
-        self._lock = threading.Lock()
-        self._listeners: dict[str, set[Listener]] = {}
+        self.lock = threading.Lock()  # shared with the wire
+        self.listeners: dict[str, set[Listener]] = {}
         self._confirmed: dict[str, threading.Event] = {}
-        self._pubsub = None
-        self._thread: threading.Thread | None = None
+        self._wire: PlainWire | ShardedWire | None = None
         self._pid = os.getpid()
-        self._idle_since = time.monotonic()
+
+    @property
+    def is_sharded(self) -> bool:
+        """True once the wire in use is sharded pub/sub (for tests and stats)."""
+        return isinstance(self._wire, ShardedWire)
 
     def listen(self, channel: str) -> Listener:
         """A listener of `channel`, returned once Redis confirmed the subscription (or after
         CONFIRM_TIMEOUT_S: the caller's own re-checks then cover the gap)."""
         listener = Listener(self, channel)
-        with self._lock:
-            self._start()
-            group = self._listeners.setdefault(channel, set())
+        with self.lock:
+            try:
+                wire = self._wire_of_process()
+            except FAILURES as error:  # no wire yet: the listener's own re-checks cover it
+                log.warning("notify: cannot tell which pub/sub to use: %s", error)
+                self.listeners.setdefault(channel, set()).add(listener)
+                return listener
+            group = self.listeners.setdefault(channel, set())
             group.add(listener)
             confirmed = self._confirmed.get(channel)
             if confirmed is None:
                 confirmed = self._confirmed[channel] = threading.Event()
-                self._send("subscribe", channel)
+                wire.subscribe(channel)
         confirmed.wait(self.confirm_timeout_s)
         return listener
 
     def remove(self, listener: Listener) -> None:
-        with self._lock:
-            group = self._listeners.get(listener.channel)
+        with self.lock:
+            group = self.listeners.get(listener.channel)
             if group is None:
                 return
             group.discard(listener)
             if not group:
-                del self._listeners[listener.channel]
+                del self.listeners[listener.channel]
                 self._confirmed.pop(listener.channel, None)
-                self._send("unsubscribe", listener.channel)
-                if not self._listeners:
-                    self._idle_since = time.monotonic()
+                if self._wire is not None:
+                    self._wire.unsubscribe(listener.channel)
+
+    def close(self) -> None:
+        """Stop listening: every connection closed, every reader stopped (a later `listen`
+        starts afresh)."""
+        with self.lock:
+            if self._wire is not None:
+                self._wire.close()
+            self._wire = None
+            self.listeners, self._confirmed = {}, {}
 
     def listening(self) -> int:
         """The number of channels listened to (for tests and stats)."""
-        with self._lock:
-            return len(self._listeners)
+        with self.lock:
+            return len(self.listeners)
 
-    # ----- the reader ------------------------------------------------------------------------
+    # ----- called by the wire (without the lock) ----------------------------------------------
+
+    def confirm(self, channel: str) -> None:
+        """Redis confirmed the subscription of `channel`."""
+        with self.lock:
+            confirmed = self._confirmed.get(channel)
+        if confirmed is not None:
+            confirmed.set()
+
+    def dispatch(self, channel: str, data) -> None:
+        """A message on `channel`: its payload to each of the channel's listeners."""
+        with self.lock:
+            group = list(self.listeners.get(channel, ()))
+        try:
+            payload = orjson.loads(data)
+        except (orjson.JSONDecodeError, TypeError):
+            payload = None
+        for listener in group:
+            listener.deliver(payload if isinstance(payload, dict) else None)
+
+    def lost(self, channels: Iterable[str] | None = None) -> None:
+        """Messages of `channels` (None: of every channel) may have been lost: their
+        listeners re-check."""
+        with self.lock:
+            names = list(self.listeners) if channels is None else list(channels)
+            group = [listener for name in names for listener in self.listeners.get(name, ())]
+        for listener in group:
+            listener.deliver(None)
+
+    # ----- internals --------------------------------------------------------------------------
+
+    def _wire_of_process(self) -> PlainWire | ShardedWire:
+        """The wire of this process (lock held); a forked child starts afresh."""
+        if self._pid != os.getpid():  # a forked child: nothing of the parent's is ours
+            self._pid, self._wire = os.getpid(), None
+            self.listeners, self._confirmed = {}, {}
+        if self._wire is None:
+            if sharded(self.client):
+                self._wire = ShardedWire(self, READ_TIMEOUT_S, LINGER_S, RETRY_S)
+            else:
+                self._wire = PlainWire(self)
+        return self._wire
+
+
+class PlainWire:
+    """SUBSCRIBE on one connection, read by one background thread that stops after LINGER_S
+    without a listener. Its methods run with the subscriber's lock held."""
+
+    def __init__(self, subscriber: Subscriber):
+        self.subscriber = subscriber
+        self.client = subscriber.client
+        self.lock = subscriber.lock
+        self._pubsub = None
+        self._thread: threading.Thread | None = None
+        self._idle_since = time.monotonic()
+        self._closed = False
+
+    def close(self) -> None:
+        """Close the connection; the reader stops."""
+        self._closed = True
+        self._close_pubsub()
+
+    def subscribe(self, channel: str) -> None:
+        self._start()
+        self._send("subscribe", channel)
+
+    def unsubscribe(self, channel: str) -> None:
+        self._send("unsubscribe", channel)
+        if not self.subscriber.listeners:
+            self._idle_since = time.monotonic()
 
     def _start(self) -> None:
-        """Start the reader when it is not running (called with the lock held)."""
-        if self._pid != os.getpid():  # a forked child: nothing of the parent's is ours
-            self._pid, self._pubsub, self._thread = os.getpid(), None, None
-            self._listeners, self._confirmed = {}, {}
+        """Start the reader when it is not running."""
         if self._thread is not None and self._thread.is_alive():
             return
         self._pubsub = self.client.pubsub()
@@ -167,8 +291,10 @@ class Subscriber:
         self._thread.start()
 
     def _send(self, command: str, channel: str) -> None:
-        """SUBSCRIBE or UNSUBSCRIBE on the shared connection (lock held); a failure is left
-        to the reader, which reconnects and subscribes afresh."""
+        """SUBSCRIBE or UNSUBSCRIBE on the shared connection; a failure is left to the
+        reader, which reconnects and subscribes afresh."""
+        if self._pubsub is None:
+            return
         try:
             getattr(self._pubsub, command)(channel)
         except (redis.RedisError, OSError) as error:
@@ -176,56 +302,47 @@ class Subscriber:
 
     def _read(self) -> None:
         while True:
-            with self._lock:
-                if not self._listeners and time.monotonic() - self._idle_since > LINGER_S:
+            with self.lock:
+                if self._closed:
+                    return
+                idle = time.monotonic() - self._idle_since > LINGER_S
+                if not self.subscriber.listeners and idle:
                     self._close_pubsub()
                     self._thread = None
                     return
                 pubsub = self._pubsub
             try:
                 message = pubsub.get_message(timeout=READ_TIMEOUT_S)
-            except (redis.RedisError, OSError, RuntimeError) as error:
+            except Exception as error:  # a reader must outlive any failure
+                if self._closed:
+                    return
                 log.warning("notify reader lost its connection: %s", error)
                 self._reconnect()
                 continue
-            if message is not None:
-                self._dispatch(message)
-
-    def _dispatch(self, message: dict) -> None:
-        kind, channel = message.get("type"), text(message.get("channel") or b"")
-        with self._lock:
+            if message is None:
+                continue
+            kind, channel = message.get("type"), text(message.get("channel") or b"")
             if kind == "subscribe":
-                confirmed = self._confirmed.get(channel)
-                if confirmed is not None:
-                    confirmed.set()
-                return
-            if kind != "message":
-                return
-            group = list(self._listeners.get(channel, ()))
-        try:
-            payload = orjson.loads(message["data"])
-        except orjson.JSONDecodeError:
-            payload = None
-        for listener in group:
-            listener.deliver(payload if isinstance(payload, dict) else None)
+                self.subscriber.confirm(channel)
+            elif kind == "message":
+                self.subscriber.dispatch(channel, message["data"])
 
     def _reconnect(self) -> None:
         """A fresh connection subscribed to every channel listened to; every listener is
         told to re-check (messages may have been lost meanwhile)."""
         time.sleep(RETRY_S)
-        with self._lock:
+        with self.lock:
+            if self._closed:
+                return
             self._close_pubsub()
             self._pubsub = self.client.pubsub()
-            channels = list(self._listeners)
-            self._confirmed = {channel: threading.Event() for channel in channels}
+            channels = list(self.subscriber.listeners)
             if channels:
                 try:
                     self._pubsub.subscribe(*channels)
                 except (redis.RedisError, OSError) as error:
                     log.warning("notify resubscribe failed: %s", error)
-            listeners = [listener for group in self._listeners.values() for listener in group]
-        for listener in listeners:
-            listener.deliver(None)
+        self.subscriber.lost()
 
     def _close_pubsub(self) -> None:
         if self._pubsub is None:

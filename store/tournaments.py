@@ -39,12 +39,33 @@ return next
 """
 
 
+# KEYS[1] outcomes hash, KEYS[2] finish order list; ARGV: game index, outcome JSON, channel.
+# Records the outcome once (HSETNX), notes its place in the finish order and tells the
+# tournament's channel; returns {1 if recorded by this call, outcomes recorded in all}.
+RECORD_OUTCOME = """
+local recorded = redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+if recorded == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', ARGV[3], ARGV[1])
+end
+return {recorded, redis.call('HLEN', KEYS[1])}
+"""
+
+# KEYS[1] the tick lease; ARGV[1] its holder's token. Drops the lease only if still held.
+END_TICK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 class TournamentStore:
     """Reads and writes tournament records."""
 
     def __init__(self, client: redis.Redis):
         self.client = client
         self._hand_on = client.register_script(HAND_ON)
+        self._record_outcome = client.register_script(RECORD_OUTCOME)
+        self._end_tick = client.register_script(END_TICK)
 
     # ----- spec ----------------------------------------------------------------------
 
@@ -114,24 +135,76 @@ class TournamentStore:
     def record_outcome(self, tid: str, outcome: GameOutcome, total: int) -> bool:
         """Record a finished game's outcome once; True if this call recorded it.
 
-        The call that records the last missing outcome marks the tournament finished.
+        A recorded outcome takes the next place in the finish order (what the tournament's
+        stream walks) and tells the tournament's channel. The call that records the last
+        missing outcome marks the tournament finished.
         """
-        pipe = self.client.pipeline(transaction=False)
-        pipe.hsetnx(
-            keys.tournament_outcomes(tid),
-            str(outcome.index),
-            json.dumps(outcome.to_dict(), separators=(",", ":")),
+        payload = json.dumps(outcome.to_dict(), separators=(",", ":"))
+        recorded, done = self._record_outcome(
+            keys=[keys.tournament_outcomes(tid), keys.tournament_finish_order(tid)],
+            args=[str(outcome.index), payload, keys.tournament_channel(tid)],
         )
-        pipe.hlen(keys.tournament_outcomes(tid))
-        recorded, done = pipe.execute()
         if done >= total:
             self.mark_finished(tid)
         return bool(recorded)
+
+    def finished_since(self, tid: str, position: int, limit: int = 200) -> list[GameOutcome]:
+        """The outcomes recorded after the first `position` ones, in the order recorded."""
+        last = position + limit - 1
+        order = self.client.lrange(keys.tournament_finish_order(tid), position, last)
+        if not order:
+            return []
+        found = self.client.hmget(keys.tournament_outcomes(tid), order)
+        return [GameOutcome.from_dict(json.loads(raw)) for raw in found if raw is not None]
 
     def mark_finished(self, tid: str) -> None:
         """Every game has its outcome: note when, and take it off the running set."""
         self.client.hsetnx(keys.tournament_meta(tid), "finished_at", now_ms())
         self.client.srem(keys.tournaments_running(), tid)
+
+    def cancel(self, tid: str, at: int | None = None) -> bool:
+        """Mark the tournament cancelled (no more games start); True if this call did."""
+        marked = self.client.hsetnx(
+            keys.tournament_meta(tid), "cancelled_at", now_ms() if at is None else at
+        )
+        pipe = self.client.pipeline(transaction=False)
+        pipe.srem(keys.tournaments_running(), tid)
+        pipe.publish(keys.tournament_channel(tid), "cancelled")
+        pipe.execute()
+        return bool(marked)
+
+    def is_cancelled(self, tid: str) -> bool:
+        return bool(self.client.hexists(keys.tournament_meta(tid), "cancelled_at"))
+
+    def set_organiser(self, tid: str, digest: str) -> None:
+        """Keep the hash of the token that may cancel the tournament."""
+        self.client.hset(keys.tournament_meta(tid), "organiser", digest)
+
+    # ----- open tournaments: games launched turn by turn ---------------------------------
+
+    def mark_started(self, tid: str, index: int, at: int | None = None) -> bool:
+        """Note that game `index` was launched; False if it was before."""
+        at = now_ms() if at is None else at
+        return bool(self.client.hsetnx(keys.tournament_started(tid), str(index), at))
+
+    def started(self, tid: str) -> set[int]:
+        """The indexes of the games launched so far."""
+        return {int(i) for i in self.client.hkeys(keys.tournament_started(tid))}
+
+    def begin_tick(self, tid: str, token: str, lease_ms: int) -> bool:
+        """Take the lease of advancing the tournament (one process at a time)."""
+        return bool(self.client.set(keys.tournament_tick_lock(tid), token, nx=True, px=lease_ms))
+
+    def end_tick(self, tid: str, token: str) -> None:
+        self._end_tick(keys=[keys.tournament_tick_lock(tid)], args=[token])
+
+    def mark_due(self, tid: str, at: int | None = None) -> None:
+        """Ask the workers to advance the tournament soon."""
+        self.client.zadd(keys.tournaments_due(), {tid: now_ms() if at is None else at})
+
+    def take_due(self, limit: int = 50) -> list[str]:
+        """Pop the tournaments asked to be advanced (oldest first)."""
+        return [text(t) for t, _ in self.client.zpopmin(keys.tournaments_due(), limit)]
 
     def done(self, tid: str) -> int:
         return self.client.hlen(keys.tournament_outcomes(tid))

@@ -28,3 +28,32 @@ class ArchiveNotReady(KeltisError):
 
     code = "archive_not_ready"
     kind = Kind.CONFLICT
+
+
+class DealSealed(KeltisError):
+    """A game of a duplicate deal is sealed until every game of its deal is over (its
+    play would reveal the cards of the deal's other games)."""
+
+    code = "deal_sealed"
+    kind = Kind.FORBIDDEN
+
+
+class TournamentOver(KeltisError):
+    """The tournament is finished or cancelled already."""
+
+    code = "tournament_over"
+    kind = Kind.CONFLICT
+
+
+class NotOrganiser(KeltisError):
+    """Only the organiser (the token given at creation) may do this."""
+
+    code = "not_organiser"
+    kind = Kind.FORBIDDEN
+
+
+class PersonNotEntrant(KeltisError):
+    """An account entry names a person's account: only bot accounts enter tournaments."""
+
+    code = "not_a_bot_account"
+    kind = Kind.FORBIDDEN

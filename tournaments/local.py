@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from domain.playout import play_game
 from domain.registry import get_rules
-from tournaments import schedule, seeds
+from tournaments import seeds
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome
 
@@ -22,11 +22,12 @@ LOCAL_ID = "local"
 def play_local_game(spec: TournamentSpec, index: int) -> GameOutcome:
     """Game `index` of the tournament, played in this process."""
     rules = get_rules(spec.game)
-    entries = schedule.seating(len(spec.bots), spec.players_per_game, index)
+    planned = spec.plan(index)
+    entries = planned.entries
     playout = play_game(
         rules,
         [spec.bots[entry] for entry in entries],
-        seeds.game_seed(spec.seed, index),
+        seeds.game_seed(spec.seed, planned.deal),
         seeds.bot_seed(spec.seed, index),
         options=spec.game_options,
     )

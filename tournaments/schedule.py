@@ -1,30 +1,60 @@
-"""Who sits where in game k of a tournament: fair seat rotation.
+"""Who sits where in game k of a tournament, and which deal (game seed) it plays.
 
-Scheme. Let E be the number of bot entries and P the seats per game. One *block* lists
-every P-combination of entries (lexicographic order) and, for each, its P cyclic rotations:
-the combination (a, b, c) gives seatings (a, b, c), (b, c, a), (c, a, b). Game k uses
-seating k mod B of the block, B = C(E, P) * P. Within one block every entry plays each
-seat exactly C(E-1, P-1) times and meets every possible set of opponents; so whenever
-the number of games is a multiple of B, every entry plays every seat equally often.
-(E = P: B = P and game k seats entry (seat + k) mod P, exactly as `keltis simulate`
-does.) A last partial block is as fair as its length allows; the standings report each
-entry's games per seat, so any imbalance is visible.
+Three formats. E is the number of entries, P the seats per game.
+
+- `rotation` (the default): one *block* lists every P-combination of entries (lexicographic
+  order) and, for each, its P cyclic rotations: the combination (a, b, c) gives seatings
+  (a, b, c), (b, c, a), (c, a, b). Game k uses seating k mod B of the block, B = C(E, P) * P.
+  Within one block every entry plays each seat exactly C(E-1, P-1) times and meets every
+  possible set of opponents; so whenever the number of games is a multiple of B, every
+  entry plays every seat equally often. (E = P: B = P and game k seats entry (seat + k) mod
+  P, exactly as `keltis simulate` does.) Every game plays its own deal.
+- `round_robin`: every table (P-combination, lexicographic order) plays `games_per_table`
+  games in a row, game j of a table with the table's seats rotated j times. Every game
+  plays its own deal.
+- `duplicate`: as round_robin, but the games of a table come in groups of P that play one
+  deal, once per seat rotation: every entry of the table holds every seat's cards once, so
+  the cards' luck cancels. `games_per_table` is a multiple of P.
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from functools import cache
+
+ROTATION = "rotation"
+ROUND_ROBIN = "round_robin"
+DUPLICATE = "duplicate"
+FORMATS = (ROTATION, ROUND_ROBIN, DUPLICATE)
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    """One game of a tournament: the entry index per seat, and the deal it plays."""
+
+    entries: tuple[int, ...]
+    deal: int
+
+
+@cache
+def tables(entries: int, seats: int) -> tuple[tuple[int, ...], ...]:
+    """Every P-combination of entries, in lexicographic order."""
+    return tuple(itertools.combinations(range(entries), seats))
+
+
+def rotated(table: tuple[int, ...], shift: int) -> tuple[int, ...]:
+    """The table's entries with the seats turned `shift` times."""
+    seats = len(table)
+    return tuple(table[(seat + shift) % seats] for seat in range(seats))
 
 
 @cache
 def block(entries: int, seats: int) -> tuple[tuple[int, ...], ...]:
-    """Every seating of one block: entry index per seat."""
-    seatings = []
-    for combination in itertools.combinations(range(entries), seats):
-        for shift in range(seats):
-            seatings.append(tuple(combination[(seat + shift) % seats] for seat in range(seats)))
-    return tuple(seatings)
+    """Every seating of one rotation block: entry index per seat."""
+    return tuple(
+        rotated(table, shift) for table in tables(entries, seats) for shift in range(seats)
+    )
 
 
 def block_size(entries: int, seats: int) -> int:
@@ -33,13 +63,39 @@ def block_size(entries: int, seats: int) -> int:
 
 
 def seating(entries: int, seats: int, game: int) -> tuple[int, ...]:
-    """The entry index playing each seat in game `game` (counted from 0)."""
+    """The entry index playing each seat in game `game` (counted from 0) of a rotation."""
     seatings = block(entries, seats)
     return seatings[game % len(seatings)]
 
 
+def total_games(fmt: str, entries: int, seats: int, games_per_table: int) -> int:
+    """How many games a round_robin or duplicate tournament has."""
+    return len(tables(entries, seats)) * games_per_table
+
+
+def planned(fmt: str, entries: int, seats: int, games_per_table: int, game: int) -> PlannedGame:
+    """Seating and deal of game `game` of a tournament of format `fmt`."""
+    if fmt == ROTATION:
+        return PlannedGame(seating(entries, seats, game), game)
+    table_index, within = divmod(game, games_per_table)
+    table = tables(entries, seats)[table_index]
+    if fmt == ROUND_ROBIN:
+        return PlannedGame(rotated(table, within), game)
+    deals_per_table = games_per_table // seats
+    group, shift = divmod(within, seats)
+    return PlannedGame(rotated(table, shift), table_index * deals_per_table + group)
+
+
+def deal_games(fmt: str, seats: int, games_per_table: int, game: int) -> range:
+    """The indexes of every game that plays the same deal as game `game`."""
+    if fmt != DUPLICATE:
+        return range(game, game + 1)
+    first = game - game % seats  # groups of P start at multiples of P (games_per_table % P == 0)
+    return range(first, first + seats)
+
+
 def seat_counts(entries: int, seats: int, games: int) -> list[list[int]]:
-    """How often each entry plays each seat over the first `games` games."""
+    """How often each entry plays each seat over the first `games` games of a rotation."""
     counts = [[0] * seats for _ in range(entries)]
     for game in range(games):
         for seat, entry in enumerate(seating(entries, seats, game)):

@@ -20,13 +20,21 @@ ROUND = 4
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """One finished game of a tournament: which entry sat where, and its result."""
+    """One finished game of a tournament: which entry sat where, its deal, and its result
+    (per seat: score, turns timed out, whether the seat forfeited)."""
 
     index: int
     game_id: str
     entries: tuple[int, ...]  # entry index per seat
     scores: tuple[float, ...]  # per seat
     winners: tuple[int, ...]  # seats
+    deal: int = -1  # the deal (game seed) played; -1: the game's own (its index)
+    timeouts: tuple[int, ...] = ()  # per seat (empty: none)
+    forfeited: tuple[int, ...] = ()  # seats
+
+    @property
+    def deal_or_index(self) -> int:
+        return self.index if self.deal < 0 else self.deal
 
     def to_dict(self) -> dict:
         return {
@@ -35,6 +43,9 @@ class GameOutcome:
             "entries": list(self.entries),
             "scores": list(self.scores),
             "winners": list(self.winners),
+            "deal": self.deal_or_index,
+            "timeouts": list(self.timeouts),
+            "forfeited": list(self.forfeited),
         }
 
     @classmethod
@@ -45,13 +56,32 @@ class GameOutcome:
             entries=tuple(data["entries"]),
             scores=tuple(data["scores"]),
             winners=tuple(data["winners"]),
+            deal=int(data.get("deal", data["index"])),
+            timeouts=tuple(data.get("timeouts", ())),
+            forfeited=tuple(data.get("forfeited", ())),
         )
 
     @classmethod
-    def from_result(cls, index: int, game_id: str, entries: Sequence[int], result: dict):
-        """From a game's `rules.result(state)`."""
+    def from_result(
+        cls,
+        index: int,
+        game_id: str,
+        entries: Sequence[int],
+        result: dict,
+        deal: int = -1,
+        timeouts: Sequence[int] = (),
+    ):
+        """From a game's result (`rules.result(state)`, or a record's `result`, which
+        names its `forfeited` seats)."""
         return cls(
-            index, game_id, tuple(entries), tuple(result["scores"]), tuple(result["winners"])
+            index,
+            game_id,
+            tuple(entries),
+            tuple(result["scores"]),
+            tuple(result["winners"]),
+            deal,
+            tuple(timeouts),
+            tuple(result.get("forfeited", ())),
         )
 
 

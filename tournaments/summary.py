@@ -2,30 +2,60 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome, scores_by_entry, standings
 
 RUNNING = "running"
 FINISHED = "finished"
+CANCELLED = "cancelled"
 
 
-def status_of(spec: TournamentSpec, done: int) -> str:
-    return FINISHED if done >= spec.games else RUNNING
+@dataclass(frozen=True)
+class Progress:
+    """How many games are finished, running, waiting to start, and cancelled."""
+
+    finished: int
+    running: int = 0
+    waiting: int = 0
+    cancelled: int = 0
+
+    def to_dict(self, total: int) -> dict:
+        return {
+            "done": self.finished,
+            "total": total,
+            "finished": self.finished,
+            "running": self.running,
+            "waiting": self.waiting,
+            "cancelled": self.cancelled,
+        }
+
+
+def status_of(spec: TournamentSpec, done: int, cancelled: bool = False) -> str:
+    if done >= spec.games:
+        return FINISHED
+    return CANCELLED if cancelled else RUNNING
 
 
 def summary(
     tournament_id: str,
     spec: TournamentSpec,
     created_at: int,
-    done: int,
+    progress: Progress | int,
     rows: list[dict],
     finished_at: int | None,
     archive: str,
+    cancelled_at: int | None = None,
 ) -> dict:
     """Spec, progress, standings and game ids. Seed and salt show only once every game is
-    over (R2: a live game's deck follows from them); until then a SHA-256 commits to them."""
-    status = status_of(spec, done)
+    over (R2: a live game's deck follows from them); until then a SHA-256 commits to them.
+    A cancelled tournament never shows them (its unplayed deals stay secret)."""
+    if isinstance(progress, int):
+        progress = Progress(progress)
+    done = progress.finished
+    status = status_of(spec, done, cancelled_at is not None)
     return {
         "id": tournament_id,
         "game": spec.game,
@@ -34,13 +64,19 @@ def summary(
         "options": spec.game_options,
         "games": spec.games,
         "status": status,
-        "progress": {"done": done, "total": spec.games},
+        "progress": progress.to_dict(spec.games),
+        "format": spec.format,
+        "games_per_table": spec.games_per_table or None,
+        "concurrency": spec.concurrency,
+        "parallel_per_account": spec.parallel_per_account,
+        "clock": spec.game_clock,
         "block_size": schedule.block_size(len(spec.bots), spec.players_per_game),
         "seed": spec.seed if status == FINISHED else None,
         "salt": spec.salt if status == FINISHED else None,
         "seed_sha256": seeds.seed_sha256(spec.seed, spec.salt),
         "created_at": created_at,
         "finished_at": finished_at,
+        "cancelled_at": cancelled_at,
         "standings": rows,
         "game_ids": [seeds.game_id(tournament_id, index) for index in range(spec.games)],
         "archive": archive,

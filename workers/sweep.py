@@ -1,7 +1,8 @@
 """The threads beside a worker: the sweep (every few seconds, requeue lost bot turns and lost
-tournament game jobs, and expire games that waited too long for seats: application.sweep),
-and the deadline loop (every ~150 ms, time out the turns whose deadline passed:
-application.clocks)."""
+tournament game jobs, advance open tournaments, and expire games that waited too long for
+seats: application.sweep), and the deadline loop (every ~150 ms, time out the turns whose
+deadline passed: application.clocks, then advance the open tournaments a game of which
+finished: application.open_tournaments)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ import threading
 
 import redis
 
+from application import open_tournaments
 from application.clocks import time_out_due
 from application.games import GameService
 from application.jobs import BotTurnQueue
 from application.sweep import expire_waiting_games, sweep_bot_turns, sweep_tournaments
 from store.cache import RecordCache
 from store.connection import queue_client, store_client
+from store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,7 @@ class SweepThread(threading.Thread):
     def run(self) -> None:
         client = store_client(self.redis_url)
         queue = queue_client(self.redis_url)
+        service = GameService(client, cache=RecordCache(256), scheduler=BotTurnQueue(queue))
         while not self.stopped.wait(self.every_s):
             for name, sweep in (("bot turn", sweep_bot_turns), ("tournament", sweep_tournaments)):
                 try:
@@ -42,6 +46,10 @@ class SweepThread(threading.Thread):
                     continue
                 if revived:
                     log.warning("re-enqueued %d lost %s job(s)", len(revived), name)
+            try:
+                open_tournaments.advance_running(service, TournamentStore(client))
+            except redis.RedisError as error:
+                log.warning("open tournament sweep skipped: %s", error)
             try:
                 expired = expire_waiting_games(client)
             except redis.RedisError as error:
@@ -68,11 +76,16 @@ class DeadlineThread(threading.Thread):
         client = store_client(self.redis_url)
         scheduler = BotTurnQueue(queue_client(self.redis_url))
         service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
+        tournaments = TournamentStore(client)
         while not self.stopped.wait(self.every_s):
             try:
                 time_out_due(service)
             except Exception:  # one broken game must not stop the clocks of the others
                 log.exception("deadline loop: a pass failed")
+            try:
+                open_tournaments.advance_due(service, tournaments)
+            except Exception:
+                log.exception("deadline loop: advancing tournaments failed")
 
     def stop(self) -> None:
         self.stopped.set()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 PHASES = "examples,coverage,fuzzing,stateful"
 ROOT = Path(__file__).resolve().parents[2]
+CONFIG = Path(__file__).with_name("schemathesis.toml")
 
 
 @dataclass
@@ -34,7 +35,8 @@ class ContractRun:
 def st_command(base_url: str, report: Path, max_examples: int, seed: int) -> list[str]:
     """`st run` with every check and phase on."""
     return [
-        str(Path(sys.executable).parent / "st"), "run", f"{base_url}/openapi.yaml",
+        str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "run",
+        f"{base_url}/openapi.yaml",
         "--url", base_url,
         "--checks", "all",
         "--phases", PHASES,

