@@ -31,6 +31,7 @@ def create_game():
         body["options"],
         token=_account_key(),
         clock=body.get("clock"),
+        rated=body["rated"],
     )
     quotas.game_created(record)
     seats = [
@@ -47,6 +48,7 @@ def create_game():
             "players": presenters.players(record),
             "seats": seats,
             "invites": [{"seat": seat, "code": code} for seat, code in sorted(invites.items())],
+            "rated": record.rated,
         }
     )
     response = jsonify(payload)

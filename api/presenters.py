@@ -54,6 +54,7 @@ def game(record: GameRecord, seat: int | None) -> dict:
         "seat": seat,
         "view": view_for(record, seat),
         "result": result(record),
+        "rated": record.rated,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

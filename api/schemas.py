@@ -169,6 +169,7 @@ class CreateGameSchema(Strict):
     )
     options = fields.Dict(keys=Text(), load_default=dict)
     clock = fields.Nested(ClockSchema)
+    rated = StrictBoolean(load_default=False)
 
 
 class JoinSchema(Strict):
@@ -201,6 +202,12 @@ class ListQuerySchema(Strict):
     game = Text(validate=validate.Length(min=1, max=40))
     cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class RatingsQuerySchema(Strict):
+    game = Text(required=True, validate=validate.Length(min=1, max=40))
+    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
 class Entrant(fields.Field):
@@ -293,6 +300,7 @@ class CreatedGameSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema))
     seats = fields.List(fields.Nested(SeatTokenSchema))
     invites = fields.List(fields.Nested(InviteSchema))
+    rated = fields.Boolean()
 
 
 class JoinedSchema(Schema):
@@ -316,6 +324,7 @@ class GameSchema(Schema):
     seat = fields.Integer(allow_none=True)
     view = fields.Raw(allow_none=True)
     result = fields.Raw(allow_none=True)
+    rated = fields.Boolean()
     created_at = fields.Integer()
     updated_at = fields.Integer()
 
@@ -357,6 +366,7 @@ class GameSummarySchema(Schema):
     version = fields.Integer()
     to_move = fields.Integer(allow_none=True)
     players = fields.List(fields.Nested(PlayerSchema))
+    rated = fields.Boolean(dump_default=False)  # summaries indexed before ratings had none
     created_at = fields.Integer()
     updated_at = fields.Integer()
 
@@ -379,11 +389,30 @@ class HealthSchema(Schema):
     status = fields.String()
 
 
+class LadderRatingSchema(Schema):
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float()
+    games = fields.Integer()
+
+
+class RatingSchema(LadderRatingSchema):
+    name = fields.String()
+    bot = fields.Boolean()
+
+
+class RatingListSchema(Schema):
+    game = fields.String()
+    ratings = fields.List(fields.Nested(RatingSchema))
+    next_cursor = fields.Integer(allow_none=True)
+
+
 class AccountSchema(Schema):
     name = fields.String()
     bot = fields.Boolean()
     created_at = fields.Integer()
     games_played = fields.Dict(keys=fields.String(), values=fields.Integer())
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(LadderRatingSchema))
 
 
 class OwnAccountSchema(AccountSchema):

@@ -17,6 +17,7 @@ import redis
 
 from application import auth
 from application.errors import AccountNotFound, NameTaken
+from application.ratings import account_ratings
 from application.webhooks_policy import WebhookPolicy
 from domain.registry import game_names
 from store import keys
@@ -78,6 +79,7 @@ class AccountService:
             "bot": record.bot,
             "created_at": record.created_at,
             "games_played": self.store.games_played(record.name, sorted(game_names())),
+            "ratings": account_ratings(self.client, record.name),
         }
 
     def own(self, record: AccountRecord) -> dict:

@@ -134,3 +134,10 @@ class TooManyStreams(KeltisError):
     code = "too_many_streams"
     kind = Kind.RATE_LIMITED
     retry_after_s = 10
+
+
+class UnratedSeat(KeltisError):
+    """A rated game seats only accounts and built-in bots: a seat played with a per-game
+    token (a plain name) has no one the ladder could rate."""
+
+    code = "unrated_seat"

@@ -36,6 +36,7 @@ from application.errors import (
     SeatUnavailable,
     Unauthenticated,
     UnknownGame,
+    UnratedSeat,
     VersionConflict,
 )
 from domain.chance import SEED_BYTES, Chance
@@ -214,6 +215,7 @@ class GameService:
         seed: bytes | None = None,
         token: str | None = None,
         clock: Mapping | None = None,
+        rated: bool = False,
         tournament: Mapping | None = None,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
@@ -224,11 +226,15 @@ class GameService:
         `{"account": name}` holds a bot account for anyone, a person's account only with its
         own key (`token`). `clock`: the turn clock (application.clocks), its fallback one of
         the game's bots. `tournament`: where a tournament's game stands in it (trusted
-        callers only; gamelog.events.game_created).
+        callers only; gamelog.events.game_created). `rated`: the finished game goes into the
+        ladder (application.settle); UnratedSeat unless every seat is an account, a built-in
+        bot, or open (then joined only with an account key).
         """
         rules = self.rules_for(game)
         players, webhooks = self._seat_accounts(players, token)
         _check_players(rules, players)
+        if rated:
+            _check_rateable(players)
         if clock is None and webhooks:
             clock = webhook_clock(rules)
         if clock is not None and clock["fallback"] not in rules.bots:
@@ -244,7 +250,7 @@ class GameService:
         invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
         events = [
             log_events.game_created(
-                game, options, players, seed, invite_hashes, clock, tournament=tournament
+                game, options, players, seed, invite_hashes, clock, tournament, rated
             )
         ]
         if not any(p.get("open") for p in players):
@@ -313,6 +319,8 @@ class GameService:
                 raise GameExpired("the game expired before its seats were taken")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
+            if record.rated and account is None:
+                raise UnratedSeat("a rated game's open seat is joined with an account key")
             if record.players[seat].get("invite"):
                 _check_invite(record.invites.get(seat), invite)
             clock = webhook_clock(record.rules) if webhook and record.clock is None else None
@@ -512,6 +520,16 @@ def _check_players(rules, players: list[dict]) -> None:
             raise InvalidPlayers(f"seat {seat}: an open seat has no name or bot")
         if not player.get("open") and not (player.get("name") or bot):
             raise InvalidPlayers(f"seat {seat}: a seat needs a name, a bot or open: true")
+
+
+def _check_rateable(players: list[dict]) -> None:
+    """UnratedSeat for a seat a rated game cannot rate: a person without an account."""
+    for seat, player in enumerate(players):
+        if not (player.get("account") or player.get("bot") or player.get("open")):
+            raise UnratedSeat(
+                f"seat {seat}: a rated game seats accounts, built-in bots and open seats"
+                " (joined with an account key) only"
+            )
 
 
 def _check_invite(stored_digest: str | None, code: str | None) -> None:

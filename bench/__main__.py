@@ -21,6 +21,7 @@ MODULES = [
     "bench.streams",
     "bench.streams_cluster",
     "bench.webhooks",
+    "bench.ladder",
     "bench.open_tournament",
 ]
 

@@ -14,6 +14,7 @@ SUBCOMMANDS = {
     "replay": "cli.replay:replay",
     "tournament": "cli.tournament:tournament",
     "reindex": "cli.reindex:reindex",
+    "ratings": "cli.ratings:ratings",
 }
 
 

@@ -9,8 +9,10 @@ import click
 @click.command()
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def reindex(redis_url):
-    """Rewrite the listing and bot-turn indexes of every stored game from its log."""
+    """Rewrite the listing and bot-turn indexes of every stored game from its log, and file
+    the finished rated games missing from the ladder for settling."""
     from application.games import GameService
+    from application.settle import requeue_unsettled
     from store.connection import store_client
     from store.locate import NoRedisConfigured, redis_url_from_env
 
@@ -18,5 +20,9 @@ def reindex(redis_url):
         url = redis_url or redis_url_from_env()
     except NoRedisConfigured as error:
         raise click.ClickException(str(error)) from error
-    count = GameService(store_client(url)).rebuild_index()
+    service = GameService(store_client(url))
+    count = service.rebuild_index()
     click.echo(f"reindexed {count} games")
+    unsettled = requeue_unsettled(service)
+    if unsettled:
+        click.echo(f"{unsettled} finished rated games are filed to settle into the ladder")

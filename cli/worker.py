@@ -15,9 +15,16 @@ import click
 @click.option(
     "--deadline-every", default=0.15, show_default=True, help="Seconds between turn-clock checks."
 )
-def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every):
+@click.option(
+    "--settle-every",
+    default=0.25,
+    show_default=True,
+    help="Seconds between ladder settle passes; 0 disables.",
+)
+def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every, settle_every):
     """Play bot turns (a person's games first) and tournament games, re-enqueue lost jobs,
-    expire games that waited too long for seats, time out turns whose deadline passed."""
+    expire games that waited too long for seats, time out turns whose deadline passed, put
+    finished rated games into the ladder."""
     from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
@@ -33,4 +40,5 @@ def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every):
         stale_after_s=stale_after,
         fork=fork,
         deadline_every_s=deadline_every,
+        settle_every_s=settle_every,
     )

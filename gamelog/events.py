@@ -27,6 +27,7 @@ def game_created(
     invites: Mapping[int, str] | None = None,
     clock: Mapping | None = None,
     tournament: Mapping | None = None,
+    rated: bool = False,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
@@ -34,7 +35,8 @@ def game_created(
     is the turn clock: move_seconds, bank_seconds, fallback (a bot), max_timeouts.
     `tournament` (public) places a tournament's game: `id`, `index`, `deal`, `open` (an
     account takes part) and, for a duplicate deal, `deal_games` (the indexes of every game
-    of the deal: the game is sealed until they are all over)."""
+    of the deal: the game is sealed until they are all over). `rated` (public, written only
+    when true): the finished game's result goes into the ladder."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
@@ -50,6 +52,8 @@ def game_created(
         created["clock"] = dict(clock)
     if tournament:
         created["tournament"] = dict(tournament)
+    if rated:
+        created["rated"] = True
     return created
 
 

@@ -59,6 +59,7 @@ class GameRecord:
     bank_ms: tuple[int, ...] = ()  # per seat: what is left of its bank
     forfeited: frozenset[int] = frozenset()
     ended_early: str | None = None  # the reason a game ended before its rules' end
+    rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
 
     @property
@@ -223,6 +224,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         clock=dict(clock) if clock else None,
         timeouts=(0,) * seats,
         bank_ms=(bank,) * seats,
+        rated=bool(event.get("rated")),
         tournament=event.get("tournament"),
     )
 

@@ -21,6 +21,7 @@ def summary(record: GameRecord) -> dict:
         "created_at": record.created_at,
         "updated_at": record.updated_at,
         "deadline": record.deadline,
+        "rated": record.rated,
     }
 
 
@@ -122,10 +123,19 @@ def update(
     elif before is None or account_to_move(before):
         pipe.zrem(keys.account_turns(), record.game_id)
     _file_accounts(pipe, record, before)
+    if before is not None and ladder_due(record) and not before.finished:
+        pipe.zadd(keys.games_to_settle(), {record.game_id: record.updated_at})
     placed = record.tournament
     just_over = record.finished and (before is None or not before.finished)
     if placed and placed.get("open") and just_over:  # its tournament goes on (open_tournaments)
         pipe.zadd(keys.tournaments_due(), {placed["id"]: record.updated_at})
+
+
+def ladder_due(record: GameRecord) -> bool:
+    """Whether a game's result goes into the ladder: a rated game that finished (by its
+    rules, timeouts, forfeits or resignations; not expired, not cancelled). The append that
+    finishes it files it in `games_to_settle` (application.settle drains it)."""
+    return record.rated and record.finished and not record.cancelled
 
 
 def account_to_move(record: GameRecord) -> str | None:

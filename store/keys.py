@@ -187,6 +187,47 @@ def tournaments_running() -> str:
     return f"{PREFIX}:index:tournaments:running"
 
 
+# ----- the ladder (one log of rated games' results; ratings are its fold) ------------------
+# Every key of the ladder carries the hash tag `{ladder}`: its scripts name them together.
+
+
+def _ladder(part: str) -> str:
+    return f"{PREFIX}:ladder:{{ladder}}:{part}"
+
+
+def ladder_log() -> str:
+    """The ladder's append-only list of entries (JSON, one per finished rated game); entry k
+    (1-based) is ladder sequence number k."""
+    return _ladder("log")
+
+
+def ladder_games() -> str:
+    """Hash: game id -> its ladder sequence number (written with the entry: once per game)."""
+    return _ladder("games")
+
+
+def ladder_cursor() -> str:
+    """String: how many ladder entries the stored ratings have folded."""
+    return _ladder("cursor")
+
+
+def ladder_ratings(game: str) -> str:
+    """Hash: participant id (ladder.entries.participant_id) -> JSON rating in game `game`."""
+    return _ladder(f"ratings:{game}")
+
+
+def ladder_board(game: str) -> str:
+    """Sorted set: participant id -> ordinal in game `game` (the ratings listing's order)."""
+    return _ladder(f"board:{game}")
+
+
+def games_to_settle() -> str:
+    """Sorted set of finished rated games whose result may not be in the ladder yet, scored
+    by when they became due (ms) or, once a worker claimed one, until when its claim holds
+    (an index over the logs, written with the finishing append)."""
+    return f"{PREFIX}:index:to-settle"
+
+
 # ----- RQ queues and job ids (only [A-Za-z0-9_-] in ids) ------------------------------------
 
 

@@ -1,5 +1,5 @@
-"""Start an RQ worker for the service's jobs, with the sweep, deadline and webhook threads beside
-it."""
+"""Start an RQ worker for the service's jobs, with the sweep, deadline, webhook and ladder
+settle threads beside it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues
 from store.connection import queue_client
+from workers.settle import SettleThread
 from workers.sweep import DeadlineThread, SweepThread
 from workers.webhooks import WebhookThread
 
@@ -20,6 +21,7 @@ def run_worker(
     fork: bool = False,
     deadline_every_s: float = 0.15,
     webhooks: bool = True,
+    settle_every_s: float = 0.25,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
     until stopped (or empty, with `burst`).
@@ -33,7 +35,8 @@ def run_worker(
     sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
     clocks = DeadlineThread(redis_url, deadline_every_s) if deadline_every_s > 0 else None
     callers = WebhookThread(redis_url) if webhooks else None
-    threads = [thread for thread in (sweeper, clocks, callers) if thread is not None]
+    settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
+    threads = [thread for thread in (sweeper, clocks, callers, settler) if thread is not None]
     for thread in threads:
         thread.start()
     try:

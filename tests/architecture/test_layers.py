@@ -13,16 +13,34 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = {
     "domain", "gamelog", "tournaments", "replays", "store", "application", "api", "workers",
-    "cli", "bench",
+    "cli", "bench", "ladder",
 }  # fmt: skip
 ALLOWED = {
     "domain": {"domain"},
     "gamelog": {"domain", "gamelog"},
     "tournaments": {"domain", "tournaments"},
+    "ladder": {"ladder"},
     "replays": {"domain", "gamelog", "replays"},
-    "store": {"domain", "gamelog", "tournaments", "store"},
-    "application": {"domain", "gamelog", "tournaments", "replays", "store", "application"},
-    "api": {"domain", "gamelog", "tournaments", "replays", "store", "application", "api"},
+    "store": {"domain", "gamelog", "tournaments", "ladder", "store"},
+    "application": {
+        "domain",
+        "gamelog",
+        "tournaments",
+        "ladder",
+        "replays",
+        "store",
+        "application",
+    },
+    "api": {
+        "domain",
+        "gamelog",
+        "tournaments",
+        "ladder",
+        "replays",
+        "store",
+        "application",
+        "api",
+    },
     "workers": {"domain", "gamelog", "store", "application", "workers"},
 }
 

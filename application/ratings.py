@@ -1,0 +1,42 @@
+"""Reading the ladder's ratings: a game type's listing by ordinal, and an account's ratings
+(its public profile shows them)."""
+
+from __future__ import annotations
+
+import redis
+
+from application.errors import UnknownGame
+from domain.registry import game_names
+from ladder.fold import Rating
+from store.ladder import LadderStore
+
+
+def shown(rating: Rating) -> dict:
+    """A rating as the API shows it (`bot`: a built-in bot of the service, not an account)."""
+    return {
+        "name": rating.name,
+        "bot": rating.bot,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "ordinal": rating.ordinal,
+        "games": rating.games,
+    }
+
+
+def ratings_page(
+    client: redis.Redis, game: str, offset: int, limit: int
+) -> tuple[list[dict], int | None]:
+    """One page of a game type's ratings, highest ordinal first, and the next offset."""
+    if game not in game_names():
+        raise UnknownGame(f"unknown game {game!r}")
+    found, next_offset = LadderStore(client).board(game, offset, limit)
+    return [shown(rating) for rating in found], next_offset
+
+
+def account_ratings(client: redis.Redis, name: str) -> dict[str, dict]:
+    """An account's rating per game type it played rated games of."""
+    found = LadderStore(client).account_ratings(name, sorted(game_names()))
+    return {
+        game: {key: value for key, value in shown(rating).items() if key not in ("name", "bot")}
+        for game, rating in found.items()
+    }

@@ -1,0 +1,114 @@
+"""Settling finished rated games: each one's result goes into the ladder exactly once.
+
+The append that finishes a rated game files it in the `games_to_settle` index in the same
+script (store.index.ladder_due), so a finished game is never forgotten. A worker's settle
+thread (workers/settle.py) claims due games for a while, appends each one's ladder entry
+(`settle`: the ladder's own script dedupes by game id, so two workers settling one game, or
+one settling it again after a crash, append it once), takes it out of the set, then folds the
+new entries into the stored ratings (store.ladder.LadderStore.fold_pending). A worker that
+dies between finishing and settling leaves the game in the set; its claim lapses and another
+worker settles it.
+
+`settle` is the one place a finished rated game's outcome is recorded; the tournament
+runtime may add its own outcome recording there.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+
+from application.errors import GameNotFound
+from application.games import GameService
+from gamelog.errors import CorruptLog
+from gamelog.record import GameRecord
+from gamelog.results import result_of
+from ladder.entries import LadderEntry, LadderSeat, ranks
+from store import keys
+from store.clock import now_ms
+from store.codec import text
+from store.index import ladder_due
+from store.ladder import Appended, LadderStore
+
+log = logging.getLogger(__name__)
+
+CLAIM_MS = 10_000  # a claimed game is due again after this long (its worker died)
+SETTLE_BATCH = 100
+
+
+def ladder_entry(record: GameRecord) -> LadderEntry | None:
+    """The ladder entry of a finished rated game (None when a seat has no one to rate)."""
+    result = result_of(record)
+    if result is None:
+        return None
+    scores = result.get("scores") or [None] * len(record.players)
+    forfeited = [seat in record.forfeited for seat in range(len(record.players))]
+    placed = ranks(scores, forfeited)
+    winners = set(result.get("winners") or ())
+    seats = []
+    for seat, player in enumerate(record.players):
+        if player.get("account"):
+            name, bot = player["account"], False
+        elif player.get("bot"):
+            name, bot = player["bot"], True
+        else:
+            return None
+        score = scores[seat]
+        seats.append(LadderSeat(name, bot, score, placed[seat], seat in winners, forfeited[seat]))
+    return LadderEntry(record.game_id, record.game, record.updated_at, tuple(seats))
+
+
+def settle(service: GameService, record: GameRecord) -> Appended | None:
+    """Record a finished rated game's result in the ladder (once, however often called);
+    None when the game has no result for the ladder."""
+    if not ladder_due(record):
+        return None
+    entry = ladder_entry(record)
+    if entry is None:
+        log.warning("game %s is rated but has a seat with no one to rate", record.game_id)
+        return None
+    return LadderStore(service.client).append(entry)
+
+
+def settle_due(service: GameService, limit: int = SETTLE_BATCH, now: int | None = None) -> int:
+    """Claim up to `limit` due games, settle each, take them out of the set, then fold the
+    ladder's new entries into the stored ratings; the number of games this call appended."""
+    ladder = LadderStore(service.client)
+    now = now_ms() if now is None else now
+    settled = 0
+    for game_id in ladder.claim_due(now, CLAIM_MS, limit):
+        try:
+            record, _, _ = service.load(game_id)
+        except (GameNotFound, CorruptLog) as error:
+            log.warning("settle skips game %s: %s", game_id, error)
+            ladder.settled(game_id)
+            continue
+        appended = settle(service, record)
+        if appended is not None and appended.new:
+            settled += 1
+        ladder.settled(game_id)
+    ladder.fold_pending()
+    return settled
+
+
+def requeue_unsettled(service: GameService, chunk: int = 1000) -> int:
+    """File every finished rated game missing from the ladder in the set to settle (after
+    `keltis reindex`: read from the rebuilt index); the number filed."""
+    client = service.client
+    ladder = LadderStore(client)
+    key = keys.games_by_status("finished")
+    filed = 0
+    for start in range(0, client.zcard(key), chunk):
+        ids = [text(game_id) for game_id in client.zrange(key, start, start + chunk - 1)]
+        rated: dict[str, int] = {}
+        for game_id, raw in zip(ids, client.hmget(keys.game_summaries(), ids), strict=True):
+            summary = orjson.loads(raw) if raw is not None else {}
+            if summary.get("rated"):
+                rated[game_id] = summary["updated_at"]
+        seqs = ladder.sequence_of(list(rated))
+        pairs = zip(rated.items(), seqs, strict=True)
+        missing = {game_id: at for (game_id, at), seq in pairs if seq is None}
+        ladder.to_settle(missing)
+        filed += len(missing)
+    return filed

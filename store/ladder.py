@@ -1,0 +1,219 @@
+"""The ladder in Redis: its append-only log (one entry per finished rated game, written once,
+keyed by the game id), the stored ratings (the log's fold, updated in log order), and the
+set of finished rated games still to settle. Storage only: application/settle.py decides
+what goes in.
+
+Every ladder key carries the hash tag `{ladder}`, so its scripts stay legal on a Redis
+Cluster. Appending is one script: HGET the game id, else RPUSH the entry and HSET the id to
+its sequence number, so two workers settling one game at once append it once. Folding reads
+the cursor (entries folded so far), the next entries and the ratings they touch, folds them
+(ladder.fold) and writes the new ratings with the new cursor only if the cursor has not
+moved (a check-and-set script); a loser reads again. A rebuild folds the whole log from
+nothing and replaces every rating with the cursor in one script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import orjson
+import redis
+
+from domain.registry import game_names
+from ladder.entries import LadderEntry, participant_id
+from ladder.fold import Key, Rating, fold
+from store import keys
+from store.codec import text
+from store.eventstore import load_script
+
+FOLD_BATCH = 200  # entries folded per check-and-set
+FOLD_ATTEMPTS = 8
+READ_CHUNK = 1000  # log entries per LRANGE of a rebuild
+FIELDS_PER_COMMAND = 200  # HSET/ZADD pairs per write of a rebuild (Lua's unpack limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """Where a game's result sits in the ladder (`new`: this call appended it)."""
+
+    seq: int
+    new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """What a rebuild found: entries folded, ratings written, and how many stored ratings
+    differed from the re-fold before it replaced them (0: identical, bit for bit)."""
+
+    entries: int
+    ratings: int
+    differing: int
+
+
+class LadderStore:
+    """Reads and writes the ladder's keys."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self.append_script = client.register_script(load_script("ladder_append.lua"))
+        self.fold_script = client.register_script(load_script("ladder_fold.lua"))
+        self.claim_script = client.register_script(load_script("claim_turns.lua"))
+
+    # ----- the log ---------------------------------------------------------------------
+
+    def append(self, entry: LadderEntry) -> Appended:
+        """Append a game's result unless the ladder holds that game already."""
+        new, seq = self.append_script(
+            keys=[keys.ladder_games(), keys.ladder_log()], args=[entry.game_id, entry.to_json()]
+        )
+        return Appended(int(seq), bool(new))
+
+    def length(self) -> int:
+        return int(self.client.llen(keys.ladder_log()))
+
+    def entries(self, start: int = 0, count: int | None = None) -> list[LadderEntry]:
+        """Entries from position `start` (0-based), `count` of them (None: to the end)."""
+        found: list[LadderEntry] = []
+        while count is None or len(found) < count:
+            chunk = READ_CHUNK if count is None else min(READ_CHUNK, count - len(found))
+            at = start + len(found)
+            raw = self.client.lrange(keys.ladder_log(), at, at + chunk - 1)
+            found += [LadderEntry.from_json(item) for item in raw]
+            if len(raw) < chunk:
+                break
+        return found
+
+    def sequence_of(self, game_ids: list[str]) -> list[int | None]:
+        """Each game's ladder sequence number (None: not in the ladder)."""
+        if not game_ids:
+            return []
+        found = self.client.hmget(keys.ladder_games(), game_ids)
+        return [None if seq is None else int(seq) for seq in found]
+
+    # ----- games to settle -------------------------------------------------------------
+
+    def claim_due(self, now_ms: int, lease_ms: int, limit: int) -> list[str]:
+        """Up to `limit` games due for settling, each claimed until `now_ms + lease_ms` (a
+        claim that lapses, its worker dead, makes the game due again)."""
+        found = self.claim_script(
+            keys=[keys.games_to_settle()], args=[now_ms, now_ms + lease_ms, limit]
+        )
+        return [text(game_id) for game_id in found]
+
+    def settled(self, game_id: str) -> None:
+        """Take a game out of the set to settle (its result is in the ladder, or it has none)."""
+        self.client.zrem(keys.games_to_settle(), game_id)
+
+    def to_settle(self, due: dict[str, int]) -> None:
+        """Put games (id -> ms due) into the set to settle (kept where they are if there)."""
+        if due:
+            self.client.zadd(keys.games_to_settle(), due, nx=True)
+
+    def pending(self) -> list[str]:
+        """Every game in the set to settle."""
+        return [text(game_id) for game_id in self.client.zrange(keys.games_to_settle(), 0, -1)]
+
+    # ----- ratings ---------------------------------------------------------------------
+
+    def cursor(self) -> int:
+        return int(self.client.get(keys.ladder_cursor()) or 0)
+
+    def ratings(self, wanted: Iterable[Key]) -> dict[Key, Rating]:
+        """The stored ratings of (game type, participant) keys (missing ones left out)."""
+        wanted = sorted(set(wanted))
+        if not wanted:
+            return {}
+        pipe = self.client.pipeline(transaction=False)
+        for game, participant in wanted:
+            pipe.hget(keys.ladder_ratings(game), participant)
+        found = {}
+        for key, raw in zip(wanted, pipe.execute(), strict=True):
+            if raw is not None:
+                found[key] = Rating.from_dict(orjson.loads(raw))
+        return found
+
+    def all_ratings(self, games: Iterable[str] | None = None) -> dict[Key, Rating]:
+        """Every stored rating of the game types (default: every game the service has)."""
+        found = {}
+        for game in sorted(games or game_names()):
+            for participant, raw in self.client.hgetall(keys.ladder_ratings(game)).items():
+                found[(game, text(participant))] = Rating.from_dict(orjson.loads(raw))
+        return found
+
+    def fold_pending(self, batch: int = FOLD_BATCH) -> int:
+        """Fold the entries after the cursor into the stored ratings, `batch` at a time, in
+        log order; the number of entries folded by this call."""
+        folded = 0
+        for _ in range(FOLD_ATTEMPTS):
+            cursor = self.cursor()
+            entries = self.entries(cursor, batch)
+            if not entries:
+                return folded
+            wanted = {(e.game, s.participant) for e in entries for s in e.seats}
+            ratings, touched = fold(entries, self.ratings(wanted))
+            writes = _rating_writes({key: ratings[key] for key in touched})
+            if self._write(str(cursor), cursor + len(entries), writes):
+                folded += len(entries)
+        return folded
+
+    def rebuild(self) -> Rebuilt:
+        """Fold the whole log from nothing and replace the stored ratings with the result
+        (and the cursor with the log's length)."""
+        entries = self.entries()
+        ratings, _ = fold(entries)
+        games = set(game_names()) | {game for game, _ in ratings}
+        stored = self.all_ratings(games)
+        differing = sum(stored.get(key) != ratings.get(key) for key in set(stored) | set(ratings))
+        deletes = [
+            ("DEL", key, [])
+            for game in sorted(games)
+            for key in (keys.ladder_ratings(game), keys.ladder_board(game))
+        ]
+        self._write("", len(entries), deletes + _rating_writes(ratings))
+        return Rebuilt(len(entries), len(ratings), differing)
+
+    def _write(self, expected: str, cursor: int, writes: list[tuple[str, str, list]]) -> bool:
+        script_keys, args = [keys.ladder_cursor()], [expected, cursor]
+        for command, key, arguments in writes:
+            if key not in script_keys:
+                script_keys.append(key)
+            args.extend((command, script_keys.index(key) + 1, len(arguments), *arguments))
+        return bool(self.fold_script(keys=script_keys, args=args))
+
+    # ----- reading ---------------------------------------------------------------------
+
+    def board(self, game: str, offset: int, limit: int) -> tuple[list[Rating], int | None]:
+        """One page of a game type's ratings by ordinal, best first, and the next offset."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrevrange(keys.ladder_board(game), offset, offset + limit - 1)
+        pipe.zcard(keys.ladder_board(game))
+        ids, total = pipe.execute()
+        if not ids:
+            return [], None
+        raw = self.client.hmget(keys.ladder_ratings(game), ids)
+        found = [Rating.from_dict(orjson.loads(item)) for item in raw if item is not None]
+        end = offset + len(ids)
+        return found, end if total > end else None
+
+    def account_ratings(self, name: str, games: Iterable[str]) -> dict[str, Rating]:
+        """An account's rating per game type it has one in."""
+        participant = participant_id(name, bot=False)
+        found = self.ratings((game, participant) for game in games)
+        return {game: rating for (game, _), rating in found.items()}
+
+
+def _rating_writes(ratings: dict[Key, Rating]) -> list[tuple[str, str, list]]:
+    """HSET of each rating (JSON) and ZADD of its ordinal, per game type, in chunks."""
+    by_game: dict[str, list[tuple[str, Rating]]] = {}
+    for (game, participant), rating in sorted(ratings.items()):
+        by_game.setdefault(game, []).append((participant, rating))
+    writes = []
+    for game, rows in by_game.items():
+        for at in range(0, len(rows), FIELDS_PER_COMMAND):
+            chunk = rows[at : at + FIELDS_PER_COMMAND]
+            fields = [x for pid, r in chunk for x in (pid, orjson.dumps(r.to_dict()))]
+            scored = [x for pid, r in chunk for x in (repr(r.ordinal), pid)]
+            writes.append(("HSET", keys.ladder_ratings(game), fields))
+            writes.append(("ZADD", keys.ladder_board(game), scored))
+    return writes

@@ -1,0 +1,56 @@
+"""Fixtures of the ladder tests: a real Redis of this package's own (the ladder's keys are
+one global log and its ratings, so these tests get a server nobody else writes to and flush
+it before each test), a game service on it, and a way to finish rated games."""
+
+from __future__ import annotations
+
+import pytest
+
+from application.accounts import AccountService
+from application.bots import play_bot_turns
+from application.games import GameService
+from application.webhooks_policy import WebhookPolicy
+from tests.support.redis_servers import RedisServer
+
+CARD = "keltis-card"
+DICE = "keltis-dice"
+
+
+@pytest.fixture(scope="package")
+def ladder_server():
+    with RedisServer() as started:
+        yield started
+
+
+@pytest.fixture
+def ladder_client(ladder_server):
+    client = ladder_server.client()
+    client.flushall()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def games(ladder_client) -> GameService:
+    """A service that enqueues no bot turn (the tests play them in-process)."""
+    return GameService(ladder_client)
+
+
+@pytest.fixture
+def accounts(ladder_client) -> AccountService:
+    return AccountService(ladder_client, WebhookPolicy(()))
+
+
+def finish_bot_game(games: GameService, bots: list[str], game: str = CARD, rated: bool = True):
+    """A game of built-in bots, created (rated by default) and played to its end here."""
+    record, _, _ = games.create(game, [{"bot": bot} for bot in bots], {}, rated=rated)
+    return play_to_end(games, record.game_id)
+
+
+def play_to_end(games: GameService, game_id: str):
+    """Play a started game's bot turns (the fallbacks of forfeited seats too) to its end."""
+    record, _, _ = games.load(game_id)
+    while not record.finished:
+        play_bot_turns(games, record.game_id, record.version)
+        record, _, _ = games.load(record.game_id)
+    return record

@@ -1,0 +1,83 @@
+"""Exactly once with real `keltis worker` processes: rated games finished by workers reach
+the ladder once each, with two workers settling at once, and after a worker is SIGKILLed
+between finishing a game and settling it."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from application.games import GameService
+from application.jobs import BotTurnQueue
+from ladder.entries import LadderEntry
+from ladder.fold import fold
+from store import keys
+from store.ladder import LadderStore
+from tests.ladder.conftest import CARD
+from tests.workers.processes import start_worker, stop, wait_for
+
+FAST = ("--settle-every", "0.05", "--sweep-every", "0.3", "--stale-after", "0.5")
+
+
+@pytest.fixture
+def workers(ladder_server):
+    """Start real workers on the ladder's server; all stopped at teardown."""
+    started = []
+
+    def start(*options):
+        process = start_worker(ladder_server.url, *options)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            stop(process)
+
+
+@pytest.fixture
+def scheduled(ladder_client) -> GameService:
+    """A service whose bot turns go to the workers' queues."""
+    return GameService(ladder_client, scheduler=BotTurnQueue(ladder_client))
+
+
+def create_rated(service: GameService) -> str:
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"bot": "random"}], {}, rated=True)
+    return record.game_id
+
+
+def ladder_ids(client) -> list[str]:
+    return [LadderEntry.from_json(raw).game_id for raw in client.lrange(keys.ladder_log(), 0, -1)]
+
+
+def test_two_workers_settle_every_rated_game_once(workers, scheduled, ladder_client):
+    workers(*FAST)
+    workers(*FAST)
+    ids = [create_rated(scheduled) for _ in range(12)]
+    wait_for(lambda: len(ladder_ids(ladder_client)) >= len(ids), 60)
+    # File every game to settle again (as a reindex may): both workers race over them.
+    ladder_client.zadd(keys.games_to_settle(), dict.fromkeys(ids, 0))
+    wait_for(lambda: ladder_client.zcard(keys.games_to_settle()) == 0, 30)
+    assert sorted(ladder_ids(ladder_client)) == sorted(ids)
+    ladder = LadderStore(ladder_client)
+    wait_for(lambda: ladder.cursor() == len(ids), 10)
+    assert ladder.all_ratings() == fold(ladder.entries())[0]
+
+
+def test_a_worker_killed_between_finishing_and_settling_leaves_the_game_rated_once(
+    workers, scheduled, ladder_client
+):
+    finisher = workers("--settle-every", "600", "--sweep-every", "0")  # plays, never settles
+    game_id = create_rated(scheduled)
+    wait_for(lambda: scheduled.load(game_id)[0].finished, 60)
+    assert ladder_client.zscore(keys.games_to_settle(), game_id) is not None
+    finisher.send_signal(signal.SIGKILL)
+    finisher.wait(timeout=10)
+    assert ladder_ids(ladder_client) == []
+    workers(*FAST)
+    wait_for(lambda: ladder_client.zcard(keys.games_to_settle()) == 0, 30)
+    assert ladder_ids(ladder_client) == [game_id]
+    ladder = LadderStore(ladder_client)
+    wait_for(lambda: ladder.cursor() == 1, 10)
+    assert {name for (_, name) in ladder.all_ratings()} == {"bot:greedy", "bot:random"}
