@@ -236,6 +236,7 @@ def load_or_create(service: GameService, spec: TournamentSpec, tid: str, index: 
             seed=seeds.game_seed(spec.seed, planned.deal, spec.salt),
             clock=spec.game_clock,
             tournament=placement(spec, tid, index),
+            rated=True,
         )
     except VersionConflict:  # a run before this one created it
         record = service.load(game_id)[0]

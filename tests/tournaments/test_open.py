@@ -163,10 +163,21 @@ def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_fini
     for name, intervals in spans.items():
         intervals.sort()
         assert all(a[1] <= b[0] for a, b in itertools.pairwise(intervals)), name
+    # the ladder counts each game once: every rated game settled, an account's games there
+    # are its games in the tournament
+    played = {row["bot"]: row["games"] for row in rows}
+    for name in (webhook_account, stream_name):
+        wait_for(lambda name=name: _ladder_games(http, base, name) == played[f"@{name}"], 30)
     # the stream told each finished game once, in the order recorded, then the end
     assert [line["type"] for line in lines] == ["game_finished"] * 20 + ["tournament_finished"]
     assert sorted(line["index"] for line in lines[:-1]) == list(range(20))
     assert [line["position"] for line in lines[:-1]] == list(range(1, 21))
+
+
+def _ladder_games(http, base: str, account: str) -> int | None:
+    profile = http.get(f"{base}/v1/accounts/{account}").json()
+    rating = profile["ratings"].get("keltis-card")
+    return rating["games"] if rating else None
 
 
 def _read_stream(base: str, tid: str, lines: list[dict]) -> None:
