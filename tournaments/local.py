@@ -43,8 +43,8 @@ def require_local(spec: TournamentSpec) -> None:
     """InvalidTournament when the spec has account entries (they play on a server)."""
     if spec.open:
         raise InvalidTournament(
-            f"account entries need --server: {', '.join('@' + a for a in spec.accounts)} "
-            "play on the service, not in this process"
+            f"account entries need --server ({', '.join('@' + a for a in spec.accounts)}): "
+            "they play on the service, not in this process"
         )
 
 

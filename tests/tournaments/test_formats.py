@@ -141,7 +141,7 @@ def test_the_refused_duplicate_with_an_account_says_why_and_what_to_use():
 def test_an_open_tournament_is_refused_in_process():
     spec = make_spec("keltis-card", ["greedy", "@alphabot"], 2, 4, "s")
     assert spec.open
-    with pytest.raises(InvalidTournament, match="account entries need --server: @alphabot"):
+    with pytest.raises(InvalidTournament, match=r"account entries need --server \(@alphabot\)"):
         run_local(spec)
 
 
