@@ -59,7 +59,10 @@ def summary(
         progress = Progress(progress)
     done = progress.finished
     status = status_of(spec, done, cancelled_at is not None)
-    entry_rows = [{k: v for k, v in row.items() if k != PAIRS} for row in rows]
+    entry_rows = [
+        {"timeouts": 0, "forfeits": 0, **{k: v for k, v in row.items() if k != PAIRS}}
+        for row in rows
+    ]  # (rows cached before timeouts and forfeits were counted have none)
     return {
         "id": tournament_id,
         "game": spec.game,
