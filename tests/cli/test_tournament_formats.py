@@ -86,4 +86,5 @@ def test_with_server_the_body_carries_format_and_games_per_table(monkeypatch):
     assert sent["games"] == 9 and sent["bots"] == ["greedy", "random", "@alphabot"]
     sent.clear()
     result = run("--server", "http://127.0.0.1:9", "--games", "8")
-    assert "format" not in sent and sent["games"] == 8  # a rotation's body is as before
+    assert sent["format"] == "rotation" and sent["games"] == 8
+    assert "games_per_table" not in sent  # a rotation has no tables
