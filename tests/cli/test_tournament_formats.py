@@ -83,7 +83,7 @@ def test_with_server_the_body_carries_format_and_games_per_table(monkeypatch):
     )
     assert result.exit_code == 0, result.output
     assert sent["format"] == "round_robin" and sent["games_per_table"] == 3
-    assert sent["games"] == 9 and sent["bots"] == ["greedy", "random", "@alphabot"]
+    assert sent["games"] == 9 and sent["bots"] == ["greedy", "random", {"account": "alphabot"}]
     sent.clear()
     result = run("--server", "http://127.0.0.1:9", "--games", "8")
     assert sent["format"] == "rotation" and sent["games"] == 8
