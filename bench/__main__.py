@@ -14,6 +14,7 @@ MODULES = [
     "bench.listing",
     "bench.tournament",
     "bench.fairness",
+    "bench.duplicate",
     "bench.reliability",
     "bench.redis_durability",
     "bench.load",

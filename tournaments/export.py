@@ -1,4 +1,5 @@
-"""Standings as CSV and JSON documents."""
+"""Standings as CSV and JSON documents (the CSV: one line per entry; the pairs table is in
+the JSON only)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ CSV_COLUMNS = [
     "mean_score",
     "score_ci95_low",
     "score_ci95_high",
+    "timeouts",
+    "forfeits",
     "rating_mu",
     "rating_sigma",
     "rating_ordinal",
@@ -34,6 +37,8 @@ def csv_rows(rows: list[dict]) -> list[dict]:
             "mean_score": row["mean_score"],
             "score_ci95_low": row["score_ci95"][0],
             "score_ci95_high": row["score_ci95"][1],
+            "timeouts": row.get("timeouts", 0),
+            "forfeits": row.get("forfeits", 0),
             "rating_mu": row["rating"]["mu"],
             "rating_sigma": row["rating"]["sigma"],
             "rating_ordinal": row["rating"]["ordinal"],

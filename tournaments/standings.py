@@ -1,21 +1,51 @@
 """Standings of a tournament from its games' results (pure; recomputable at any time).
 
-Per bot entry: games, wins (sole winner), shared wins (one of several tied winners), win
-rate, mean score with a normal-approximation 95% interval (mean +- 1.96 * s / sqrt(n), s the
-sample standard deviation; a single game gives a zero-width interval), games per seat, and
-an openskill Plackett-Luce rating (mu, sigma, ordinal = mu - 3 sigma) updated game by game
-in game-index order, so the rating does not depend on the order the games finished in.
+Per entry: games, wins (sole winner), shared wins (one of several tied winners), win rate,
+mean score with its 95% interval, turns timed out, games forfeited, games per seat, and an
+openskill Plackett-Luce rating (mu, sigma, ordinal = mu - 3 sigma) updated game by game in
+game-index order, so the rating does not depend on the order the games finished in.
+
+Wins add up: every game has one sole winner, or a shared win (tied winners; counted once
+per game here, once per tied entry in `shared_wins`), or no winner at all (every seat
+forfeited), so sole wins + games with a shared win + games without a winner = games
+(`win_totals`).
+
+Every 95% interval here is a Student t-interval of a mean: mean +- t(0.975, n-1) * s /
+sqrt(n), s the sample standard deviation, t from a small table (`t_975`, exact to three
+decimals up to 30 degrees of freedom, then the tabulated value at or below n-1, slightly
+wide; 1.96 from 1000 on). An entry with a single game gets a zero-width interval.
+
+Pairs answer "is A better than B?": for every two entries A, B, the mean of the score
+difference A - B with its 95% interval and `n`, the number of units it is taken over:
+- `duplicate`: per *deal*: A's mean score over the deal's games minus B's, over every deal
+  whose games are all finished and played by both at one table (each held every seat's
+  cards once, so the cards' luck cancels); the interval is over deals.
+- other formats: per *game* in which both sat, A's score minus B's; the interval is over
+  those games.
+A pair with fewer than two units has no interval (`diff_ci95` null); `better` names the
+entry whose side the whole interval is on, else null.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-Z_95 = 1.96
 ROUND = 4
+DEAL = "deal"
+GAME = "game"
+# Two-sided 95% Student t quantiles t(0.975, df), by degrees of freedom.
+T_975 = {
+    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+    9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
+    17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064,
+    25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 50: 2.009,
+    60: 2.000, 80: 1.990, 100: 1.984, 120: 1.980, 200: 1.972, 500: 1.965, 1000: 1.962,
+}  # fmt: skip
+Z_975 = 1.96  # the limit for many degrees of freedom
 
 
 @dataclass(frozen=True)
@@ -96,16 +126,28 @@ def entry_labels(bots: Sequence[str]) -> list[str]:
     return labels
 
 
-def mean_ci95(scores: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high) of the 95% interval of the mean; zeros for no scores."""
-    n = len(scores)
+def t_975(df: int) -> float:
+    """t(0.975, df): the tabulated quantile at the largest tabulated df not above `df`."""
+    if df < 1:
+        raise ValueError("a t quantile needs at least one degree of freedom")
+    if df in T_975:
+        return T_975[df]
+    if df > max(T_975):
+        return Z_975
+    return T_975[max(d for d in T_975 if d <= df)]
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the Student t 95% interval of the mean; zeros for no values, a
+    zero-width interval for one."""
+    n = len(values)
     if n == 0:
         return 0.0, 0.0, 0.0
-    mean = sum(scores) / n
+    mean = sum(values) / n
     if n == 1:
         return mean, mean, mean
-    variance = sum((s - mean) ** 2 for s in scores) / (n - 1)
-    half = Z_95 * math.sqrt(variance / n)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_975(n - 1) * math.sqrt(variance / n)
     return mean, mean - half, mean + half
 
 
@@ -139,17 +181,34 @@ def scores_by_entry(entries: int, outcomes: Iterable[GameOutcome]) -> list[list[
     return scores
 
 
+def win_totals(outcomes: Iterable[GameOutcome]) -> dict:
+    """{"games", "sole", "shared", "none"}: games with a sole winner, with a shared win, and
+    without a winner; sole + shared + none == games."""
+    totals = {"games": 0, "sole": 0, "shared": 0, "none": 0}
+    for outcome in outcomes:
+        totals["games"] += 1
+        kind = {0: "none", 1: "sole"}.get(len(outcome.winners), "shared")
+        totals[kind] += 1
+    return totals
+
+
 def standings(bots: Sequence[str], seats: int, outcomes: Sequence[GameOutcome]) -> list[dict]:
     """One row per entry (in entry order)."""
     labels = entry_labels(bots)
     entries = len(bots)
     wins = [0] * entries
     shared = [0] * entries
+    timeouts = [0] * entries
+    forfeits = [0] * entries
     per_seat = [[0] * seats for _ in range(entries)]
     for outcome in outcomes:
         sole = len(outcome.winners) == 1
         for seat, entry in enumerate(outcome.entries):
             per_seat[entry][seat] += 1
+            if outcome.timeouts:
+                timeouts[entry] += outcome.timeouts[seat]
+            if seat in outcome.forfeited:
+                forfeits[entry] += 1
             if seat in outcome.winners:
                 if sole:
                     wins[entry] += 1
@@ -171,8 +230,67 @@ def standings(bots: Sequence[str], seats: int, outcomes: Sequence[GameOutcome]) 
                 "win_rate": round(wins[entry] / games, ROUND) if games else 0.0,
                 "mean_score": round(mean, ROUND),
                 "score_ci95": [round(low, ROUND), round(high, ROUND)],
+                "timeouts": timeouts[entry],
+                "forfeits": forfeits[entry],
                 "seat_games": per_seat[entry],
                 "rating": rated[entry],
+            }
+        )
+    return rows
+
+
+def pair_differences(
+    entries: int, outcomes: Iterable[GameOutcome], deal_size: int
+) -> dict[tuple[int, int], list[float]]:
+    """Per pair (a, b), a < b: the score differences a - b, one per unit in unit order.
+
+    `deal_size` 1: one unit per game both sat in. Above 1 (duplicate): one unit per deal
+    with all its `deal_size` games recorded and both in every one of them, the difference
+    of their mean scores over the deal's games.
+    """
+    by_deal: dict[int, list[GameOutcome]] = {}
+    for outcome in sorted(outcomes, key=lambda o: o.index):
+        unit = outcome.index if deal_size == 1 else outcome.deal_or_index
+        by_deal.setdefault(unit, []).append(outcome)
+    differences: dict[tuple[int, int], list[float]] = {
+        pair: [] for pair in itertools.combinations(range(entries), 2)
+    }
+    for unit in sorted(by_deal):
+        games = by_deal[unit]
+        if len(games) != deal_size:
+            continue  # a deal still being played (or cancelled in part): not comparable
+        totals: dict[int, list[float]] = {}
+        for outcome in games:
+            for seat, entry in enumerate(outcome.entries):
+                totals.setdefault(entry, []).append(outcome.scores[seat])
+        present = sorted(e for e, s in totals.items() if len(s) == deal_size)
+        for a, b in itertools.combinations(present, 2):
+            differences[(a, b)].append(sum(totals[a]) / deal_size - sum(totals[b]) / deal_size)
+    return differences
+
+
+def pairs(bots: Sequence[str], outcomes: Sequence[GameOutcome], deal_size: int = 1) -> list[dict]:
+    """One row per pair of entries (a < b, in entry order): the mean score difference a - b
+    per unit (`deal` when `deal_size` > 1, else `game`) with its 95% interval."""
+    labels = entry_labels(bots)
+    rows = []
+    for (a, b), diffs in pair_differences(len(bots), outcomes, deal_size).items():
+        mean, low, high = mean_ci95(diffs)
+        interval = [round(low, ROUND), round(high, ROUND)] if len(diffs) > 1 else None
+        better = None
+        if interval is not None and low > 0:
+            better = labels[a]
+        elif interval is not None and high < 0:
+            better = labels[b]
+        rows.append(
+            {
+                "entries": [a, b],
+                "bots": [labels[a], labels[b]],
+                "unit": DEAL if deal_size > 1 else GAME,
+                "n": len(diffs),
+                "mean_diff": round(mean, ROUND),
+                "diff_ci95": interval,
+                "better": better,
             }
         )
     return rows

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
-from tournaments.standings import GameOutcome, scores_by_entry, standings
+from tournaments.standings import GameOutcome, pairs, scores_by_entry, standings, win_totals
 
+PAIRS = "pairs"
 RUNNING = "running"
 FINISHED = "finished"
 CANCELLED = "cancelled"
@@ -51,11 +52,17 @@ def summary(
 ) -> dict:
     """Spec, progress, standings and game ids. Seed and salt show only once every game is
     over (R2: a live game's deck follows from them); until then a SHA-256 commits to them.
-    A cancelled tournament never shows them (its unplayed deals stay secret)."""
+    A cancelled tournament never shows them (its unplayed deals stay secret).
+
+    `rows` are `compute_rows`'s: the pairs they carry become the `pairs` table."""
     if isinstance(progress, int):
         progress = Progress(progress)
     done = progress.finished
     status = status_of(spec, done, cancelled_at is not None)
+    entry_rows = [
+        {"timeouts": 0, "forfeits": 0, **{k: v for k, v in row.items() if k != PAIRS}}
+        for row in rows
+    ]  # (rows cached before timeouts and forfeits were counted have none)
     return {
         "id": tournament_id,
         "game": spec.game,
@@ -77,7 +84,8 @@ def summary(
         "created_at": created_at,
         "finished_at": finished_at,
         "cancelled_at": cancelled_at,
-        "standings": rows,
+        "standings": entry_rows,
+        "pairs": [pair for row in rows for pair in row.get(PAIRS, ())],
         "game_ids": [seeds.game_id(tournament_id, index) for index in range(spec.games)],
         "archive": archive,
     }
@@ -90,9 +98,20 @@ def export_document(summary_: dict, spec: TournamentSpec, outcomes: list[GameOut
     document["standings"] = [
         {**row, "scores": scores[row["entry"]]} for row in summary_["standings"]
     ]
+    document["win_totals"] = win_totals(outcomes)
     document["outcomes"] = [outcome.to_dict() for outcome in outcomes]
     return document
 
 
+def deal_size(spec: TournamentSpec) -> int:
+    """Games per deal: P in duplicate (one per seat rotation), else 1."""
+    return spec.players_per_game if spec.format == schedule.DUPLICATE else 1
+
+
 def compute_rows(spec: TournamentSpec, outcomes: list[GameOutcome]) -> list[dict]:
-    return standings(spec.bots, spec.players_per_game, outcomes)
+    """The standings rows, entry A's row carrying (under `pairs`) the pairs (A, B), B > A:
+    one list that the standings cache keeps whole; `summary` lifts the pairs out."""
+    rows = standings(spec.bots, spec.players_per_game, outcomes)
+    for pair in pairs(spec.bots, outcomes, deal_size(spec)):
+        rows[pair["entries"][0]].setdefault(PAIRS, []).append(pair)
+    return rows

@@ -36,12 +36,12 @@ def test_K4_a_tie_counts_as_a_shared_win_for_each_tied_entry_not_a_win():
     assert rows[0]["win_rate"] == 0.5 and rows[1]["win_rate"] == 0.25
 
 
-def test_mean_and_95_interval_follow_the_sample_standard_deviation():
+def test_mean_and_95_interval_are_a_student_t_interval_of_the_sample_standard_deviation():
     rows = standings(["greedy", "random"], 2, HAND_BUILT)
     scores = [10, 7, 2, 12]  # entry 0 in game order
     mean = sum(scores) / 4
     sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / 3)
-    half = 1.96 * sd / 2
+    half = 3.182 * sd / 2  # t(0.975, 3)
     assert rows[0]["mean_score"] == pytest.approx(mean)
     assert rows[0]["score_ci95"] == pytest.approx([mean - half, mean + half], abs=1e-4)
 
