@@ -43,7 +43,7 @@ from tournaments.spec import (
     new_salt,
 )
 from tournaments.standings import GameOutcome, entry_labels
-from tournaments.summary import Progress, compute_rows, export_document, summary
+from tournaments.summary import Progress, compute_table, export_document, summary
 
 MAX_APPEND_ATTEMPTS = 5
 ORGANISER_PREFIX = "kt_"
@@ -127,18 +127,18 @@ def describe(store: TournamentStore, tid: str, with_outcomes: bool = False) -> d
     spec, created_at = store.load(tid)
     outcomes = store.outcomes(tid) if with_outcomes else None
     done = len(outcomes) if outcomes is not None else store.done(tid)
-    rows = store.cached_standings(tid, done)
-    if rows is None:
+    table = store.cached_standings(tid, done)
+    if table is None:
         outcomes = outcomes if outcomes is not None else store.outcomes(tid)
         done = len(outcomes)
-        rows = compute_rows(spec, outcomes)
-        store.cache_standings(tid, done, rows)
+        table = compute_table(spec, outcomes)
+        store.cache_standings(tid, done, table)
     meta = store.meta(tid)
     finished_at = int(meta["finished_at"]) if "finished_at" in meta else None
     cancelled_at = int(meta["cancelled_at"]) if "cancelled_at" in meta else None
     counts = progress_counts(store, tid, spec, done, cancelled_at is not None)
     found = summary(
-        tid, spec, created_at, counts, rows, finished_at, store.archive_state(tid), cancelled_at
+        tid, spec, created_at, counts, table, finished_at, store.archive_state(tid), cancelled_at
     )
     return export_document(found, spec, outcomes) if with_outcomes else found
 

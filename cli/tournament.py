@@ -70,13 +70,13 @@ def run_in_process(spec, progress: bool) -> dict:
     from tqdm import tqdm
 
     from tournaments.local import LOCAL_ID, run_local
-    from tournaments.summary import compute_rows, export_document, summary
+    from tournaments.summary import compute_table, export_document, summary
 
     started = int(time.time() * 1000)
     with tqdm(total=spec.games, unit="game", disable=not progress, file=sys.stderr) as bar:
         outcomes = run_local(spec, on_game=lambda _: bar.update(1))
-    rows = compute_rows(spec, outcomes)
-    found = summary(LOCAL_ID, spec, started, len(outcomes), rows, int(time.time() * 1000), "none")
+    table = compute_table(spec, outcomes)
+    found = summary(LOCAL_ID, spec, started, len(outcomes), table, int(time.time() * 1000), "none")
     return export_document(found, spec, outcomes)
 
 

@@ -22,6 +22,7 @@ from tournaments.errors import TournamentNotFound
 from tournaments.seeds import TOURNAMENT_ID_PATTERN
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome
+from tournaments.summary import StandingsTable
 
 ARCHIVE_NONE = "none"
 ARCHIVE_QUEUED = "queued"
@@ -239,16 +240,19 @@ class TournamentStore:
     def meta(self, tid: str) -> dict[str, str]:
         return {text(k): text(v) for k, v in self.client.hgetall(keys.tournament_meta(tid)).items()}
 
-    def cached_standings(self, tid: str, done: int) -> list[dict] | None:
+    def cached_standings(self, tid: str, done: int) -> StandingsTable | None:
+        """The standings cached at `done` recorded outcomes (None: none, or stale)."""
         raw = self.client.get(keys.tournament_standings(tid))
         if raw is None:
             return None
         data = json.loads(raw)
-        return data["rows"] if data.get("done") == done else None
+        if data.get("done") != done or "pairs" not in data:
+            return None
+        return StandingsTable(data["rows"], data["pairs"])
 
-    def cache_standings(self, tid: str, done: int, rows: list[dict]) -> None:
-        payload = json.dumps({"done": done, "rows": rows}, separators=(",", ":"))
-        self.client.set(keys.tournament_standings(tid), payload)
+    def cache_standings(self, tid: str, done: int, table: StandingsTable) -> None:
+        payload = {"done": done, "rows": table.rows, "pairs": table.pairs}
+        self.client.set(keys.tournament_standings(tid), json.dumps(payload, separators=(",", ":")))
 
     def mark_archive_queued(self, tid: str) -> None:
         self.client.hset(keys.tournament_meta(tid), "archive", ARCHIVE_QUEUED)

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
 from tournaments.standings import GameOutcome, pairs, scores_by_entry, standings, win_totals
 
-PAIRS = "pairs"
+
+class StandingsTable(NamedTuple):
+    """The standings of a tournament: one row per entry, and the pairs table."""
+
+    rows: list[dict]
+    pairs: list[dict]
+
+
 RUNNING = "running"
 FINISHED = "finished"
 CANCELLED = "cancelled"
@@ -45,24 +53,18 @@ def summary(
     spec: TournamentSpec,
     created_at: int,
     progress: Progress | int,
-    rows: list[dict],
+    table: StandingsTable,
     finished_at: int | None,
     archive: str,
     cancelled_at: int | None = None,
 ) -> dict:
     """Spec, progress, standings and game ids. Seed and salt show only once every game is
     over (R2: a live game's deck follows from them); until then a SHA-256 commits to them.
-    A cancelled tournament never shows them (its unplayed deals stay secret).
-
-    `rows` are `compute_rows`'s: the pairs they carry become the `pairs` table."""
+    A cancelled tournament never shows them (its unplayed deals stay secret)."""
     if isinstance(progress, int):
         progress = Progress(progress)
     done = progress.finished
     status = status_of(spec, done, cancelled_at is not None)
-    entry_rows = [
-        {"timeouts": 0, "forfeits": 0, **{k: v for k, v in row.items() if k != PAIRS}}
-        for row in rows
-    ]  # (rows cached before timeouts and forfeits were counted have none)
     return {
         "id": tournament_id,
         "game": spec.game,
@@ -84,8 +86,8 @@ def summary(
         "created_at": created_at,
         "finished_at": finished_at,
         "cancelled_at": cancelled_at,
-        "standings": entry_rows,
-        "pairs": [pair for row in rows for pair in row.get(PAIRS, ())],
+        "standings": table.rows,
+        "pairs": table.pairs,
         "game_ids": [seeds.game_id(tournament_id, index) for index in range(spec.games)],
         "archive": archive,
     }
@@ -108,10 +110,7 @@ def deal_size(spec: TournamentSpec) -> int:
     return spec.players_per_game if spec.format == schedule.DUPLICATE else 1
 
 
-def compute_rows(spec: TournamentSpec, outcomes: list[GameOutcome]) -> list[dict]:
-    """The standings rows, entry A's row carrying (under `pairs`) the pairs (A, B), B > A:
-    one list that the standings cache keeps whole; `summary` lifts the pairs out."""
+def compute_table(spec: TournamentSpec, outcomes: list[GameOutcome]) -> StandingsTable:
+    """The standings rows and the pairs table of these outcomes."""
     rows = standings(spec.bots, spec.players_per_game, outcomes)
-    for pair in pairs(spec.bots, outcomes, deal_size(spec)):
-        rows[pair["entries"][0]].setdefault(PAIRS, []).append(pair)
-    return rows
+    return StandingsTable(rows, pairs(spec.bots, outcomes, deal_size(spec)))

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import statistics
 
 import pytest
 
+from store import keys
 from tournaments import schedule, seeds
 from tournaments.export import standings_csv
 from tournaments.local import run_local
@@ -23,7 +25,7 @@ from tournaments.standings import (
     t_975,
     win_totals,
 )
-from tournaments.summary import compute_rows, export_document, summary
+from tournaments.summary import StandingsTable, compute_table, export_document, summary
 
 
 def outcome(index, entries, scores, deal=-1, timeouts=(), forfeited=()):
@@ -166,8 +168,7 @@ def test_the_summary_and_export_carry_format_pairs_and_the_new_columns():
     spec = make_spec("keltis-card", ["greedy", "random"], 2, None, "sum",
                      format=schedule.DUPLICATE, games_per_table=6)  # fmt: skip
     outcomes = run_local(spec)
-    rows = compute_rows(spec, outcomes)
-    found = summary("local", spec, 0, len(outcomes), rows, 1, "none")
+    found = summary("local", spec, 0, len(outcomes), compute_table(spec, outcomes), 1, "none")
     assert found["format"] == "duplicate" and found["games_per_table"] == 6
     assert found["games"] == 6
     assert all("pairs" not in row for row in found["standings"])
@@ -185,18 +186,23 @@ def test_the_summary_and_export_carry_format_pairs_and_the_new_columns():
 def test_a_rotation_summary_has_per_game_pairs_and_no_games_per_table():
     spec = make_spec("keltis-card", ["greedy", "random", "random"], 2, 12, "rot")
     outcomes = run_local(spec)
-    found = summary("local", spec, 0, 12, compute_rows(spec, outcomes), 1, "none")
+    found = summary("local", spec, 0, 12, compute_table(spec, outcomes), 1, "none")
     assert found["format"] == "rotation" and found["games_per_table"] is None
     assert [p["entries"] for p in found["pairs"]] == [[0, 1], [0, 2], [1, 2]]
     assert all(p["unit"] == "game" and p["n"] == 4 for p in found["pairs"])
 
 
-def test_standings_cached_before_pairs_existed_still_summarise():
+def test_standings_cached_before_pairs_existed_are_computed_afresh(redis_client):
+    from store.tournaments import TournamentStore
+
     spec = make_spec("keltis-card", ["greedy", "random"], 2, 2, "old")
-    old_rows = [
-        {k: v for k, v in row.items() if k not in ("timeouts", "forfeits")}
-        for row in standings(spec.bots, 2, run_local(spec))
-    ]
-    found = summary("t", spec, 0, 2, old_rows, 1, "none")
-    assert found["pairs"] == []
-    assert "timeouts,forfeits" in standings_csv(found["standings"]).splitlines()[0]
+    table = compute_table(spec, run_local(spec))
+    store = TournamentStore(redis_client)
+    old_rows = [{k: v for k, v in row.items() if k not in ("timeouts", "forfeits")}
+                for row in table.rows]  # fmt: skip
+    redis_client.set(
+        keys.tournament_standings("old-cache"), json.dumps({"done": 2, "rows": old_rows})
+    )
+    assert store.cached_standings("old-cache", 2) is None  # stale: recomputed by describe
+    store.cache_standings("old-cache", 2, table)
+    assert store.cached_standings("old-cache", 2) == StandingsTable(table.rows, table.pairs)
