@@ -106,8 +106,10 @@ class CountingClient:
 def test_simultaneous_health_checks_share_pings():
     shared, store = SharedPing(), CountingClient(delay_s=0.05)
     arrivals, done = [], []
+    together = threading.Barrier(50)
 
     def check():
+        together.wait()
         arrivals.append(time.monotonic())
         shared.check(store)
         done.append(True)
@@ -118,7 +120,10 @@ def test_simultaneous_health_checks_share_pings():
     for thread in threads:
         thread.join()
     assert len(done) == 50
-    assert store.pings <= 3  # the first one's, then one for everyone who waited on it
+    # the first one's, then one for everyone who waited on it; a loaded machine may spread
+    # the arrivals over more than one ping: at most one more ping per ping-time of spread
+    spread_pings = int((max(arrivals) - min(arrivals)) / 0.05)
+    assert store.pings <= 3 + spread_pings < 50
 
 
 def test_a_health_check_never_takes_an_older_pings_answer():
