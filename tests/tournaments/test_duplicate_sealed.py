@@ -10,6 +10,7 @@ import pytest
 
 from application import tournaments as use_cases
 from application.games import GameService
+from replays.verify import verify
 from store.tournaments import TournamentStore
 from tournaments import seeds
 from tournaments.spec import make_spec, new_salt
@@ -61,6 +62,7 @@ def test_duplicate_games_are_sealed_until_their_deal_is_over(client, deal):
     assert sealed(client, first) == [] and sealed(client, second) == []
     replay = client.get(f"/v1/games/{first}/replay").json
     assert replay["seed"] == service.load(second)[0].seed_hex  # the same deal
+    assert verify(replay).ok  # a tournament game's replay (its placement too) verifies
 
 
 def test_a_rotation_tournament_game_is_never_sealed(client, redis_client):

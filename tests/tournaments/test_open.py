@@ -20,6 +20,7 @@ import requests
 from cli.serve import free_port, start_stack
 from examples import stream_bot
 from examples.webhook_bot import make_server, sign_up
+from replays.verify import verify
 from tests.api.contract import install_requests_hook
 from tests.workers.processes import start_worker, stop, wait_for
 
@@ -282,6 +283,7 @@ def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled
     assert again.status_code == 409
     replay = http.get(f"{base}/v1/games/{tid}-g0/replay")
     assert replay.status_code == 200
+    assert verify(replay.json()).ok  # a cancelled game's replay verifies
     workers()
     time.sleep(1.0)  # a worker's sweep launches nothing for a cancelled tournament
     assert http.get(f"{base}/v1/games/{tid}-g1").status_code == 404
