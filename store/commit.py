@@ -41,7 +41,10 @@ class Committer:
                 self.write_index(after, before)
                 notify.publish(self.client, after.game_id, after.version, accounts)
             return result
-        notices = (notify.channels_of(after.game_id, accounts), notify.message(after))
+        channels = notify.channels_of(after.game_id, accounts)
+        if index.account_to_move(after):  # wake the webhook threads (workers.webhooks)
+            channels.append(keys.account_turns_channel())
+        notices = (channels, notify.message(after))
         script_keys, args = self.store.script_call(request)
         last_entry = args[FIXED_APPEND_ARGS + len(request.entries) - 1]
         log_key = keys.log(request.game_id)

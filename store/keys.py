@@ -310,6 +310,12 @@ def game_channel(game_id: str) -> str:
     return f"{PREFIX}:notify:game:{{{game_id}}}"
 
 
+def account_turns_channel() -> str:
+    """The doorbell of the webhook threads: told (on a standalone Redis, with the commit)
+    whenever an account seat is to move. A hint: the threads also look every 50 ms."""
+    return f"{PREFIX}:notify:account-turns"
+
+
 def account_channel(folded_name: str) -> str:
     """The channel told of every new version of the games in which an account holds a seat."""
     return f"{PREFIX}:notify:account:{{a:{folded_name}}}"

@@ -13,10 +13,12 @@ from application.games import GameService
 from application.jobs import BotTurnQueue
 from application.webhooks import SKIPPED, call_turn
 from application.webhooks_policy import WebhookPolicy, allow_from_env
+from store import keys
 from store.account_turns import AccountTurns
 from store.cache import RecordCache
 from store.clock import now_ms
 from store.connection import queue_client, store_client
+from store.notify import Listener
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +28,9 @@ IDLE_HOLD_MS = 30_000  # an account without a webhook to move: look again after 
 
 
 class WebhookThread(threading.Thread):
-    """Every `every_s` seconds (at once when a call finishes), claims as many due account
-    turns as it has free pool threads and calls their webhooks."""
+    """Every `every_s` seconds, at once when a call finishes and when the commit of an
+    account's turn rings the doorbell (keys.account_turns_channel), claims as many due
+    account turns as it has free pool threads and calls their webhooks."""
 
     def __init__(self, redis_url: str, every_s: float = 0.05, max_calls: int = MAX_CALLS):
         super().__init__(name="webhook-turns", daemon=True)
@@ -35,7 +38,7 @@ class WebhookThread(threading.Thread):
         self.every_s = every_s
         self.max_calls = max_calls
         self.stopped = threading.Event()
-        self.wake = threading.Event()
+        self.doorbell: Listener | None = None
         self.lock = threading.Lock()
         self.in_flight = 0
 
@@ -46,15 +49,16 @@ class WebhookThread(threading.Thread):
         turns = AccountTurns(client)
         policy = WebhookPolicy(allow_from_env())
         pool = ThreadPoolExecutor(self.max_calls, thread_name_prefix="webhook-call")
+        self.doorbell = service.notices.listen(keys.account_turns_channel())
         try:
             while not self.stopped.is_set():
-                self.wake.wait(self.every_s)
-                self.wake.clear()
+                self.doorbell.wait(self.every_s)
                 try:
                     self._claim_and_call(pool, service, turns, policy)
                 except Exception:  # Redis away for a moment: the claims wait in Redis
                     log.exception("webhook loop: a pass failed")
         finally:
+            self.doorbell.close()
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _claim_and_call(self, pool, service, turns: AccountTurns, policy) -> None:
@@ -78,8 +82,12 @@ class WebhookThread(threading.Thread):
         finally:
             with self.lock:
                 self.in_flight -= 1
-            self.wake.set()
+            self._ring()
+
+    def _ring(self) -> None:
+        if self.doorbell is not None:
+            self.doorbell.deliver(None)
 
     def stop(self) -> None:
         self.stopped.set()
-        self.wake.set()
+        self._ring()

@@ -184,3 +184,29 @@ def test_a_webhook_account_joining_a_game_without_a_clock_gives_it_one_and_it_ve
     assert reasons == ["illegal_move"] * 3
     report = verify(service.replay(record.game_id))
     assert report.ok, report
+
+
+def test_a_webhook_turn_rings_the_doorbell_of_an_idle_webhook_thread(
+    redis_client, redis_url, webhook
+):
+    """The commit of an account's turn wakes the webhook threads at once (the doorbell
+    channel), so a thread that would look again only in 30 s calls the webhook in well under
+    a second."""
+    from workers.webhooks import WebhookThread
+
+    server = webhook()
+    name = sign_up(redis_client, server)
+    thread = WebhookThread(redis_url, every_s=30.0)
+    thread.start()
+    try:
+        wait_for(lambda: thread.doorbell is not None, 10)
+        time.sleep(0.3)  # the thread is idle in its 30 s wait
+        service = GameService(redis_client)
+        started = time.monotonic()
+        record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {})
+        wait_for(lambda: server.turns, 5)
+        assert time.monotonic() - started < 2.0
+        assert server.turns[0]["game"] == record.game_id
+    finally:
+        thread.stop()
+        thread.join(timeout=5)
