@@ -11,7 +11,7 @@ from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
-from application import clocks
+from application import clocks, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -91,7 +91,11 @@ def get_game(game_id: str):
     if _etag_matches(request.headers.get("If-None-Match"), record.version):
         response = current_app.response_class(status=304)
     else:
-        response = jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
+        payload = presenters.game(record, seat)
+        stall = stalls.stall_of(service(), record)
+        if stall is not None:
+            payload["stalled"] = stall
+        response = jsonify(schemas.use(schemas.GameSchema).dump(payload))
     response.headers["ETag"] = etag
     response.headers["Vary"] = "Authorization"
     response.headers["Cache-Control"] = "private, no-cache"

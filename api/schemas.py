@@ -327,6 +327,7 @@ class GameSchema(Schema):
     rated = fields.Boolean()
     created_at = fields.Integer()
     updated_at = fields.Integer()
+    stalled = fields.Dict()
 
 
 class LegalMovesSchema(Schema):
