@@ -49,7 +49,7 @@ def fail_bot_turns(record, times):
 
 def test_a_bot_failing_three_times_at_one_version_stalls_its_game(toy, client, redis_client):
     service = GameService(redis_client)
-    record, tokens = bot_to_move(service, toy)
+    record, _ = bot_to_move(service, toy)
     fail_bot_turns(record, STALL_AFTER - 1)
     assert "stalled" not in client.get(f"/v1/games/{record.game_id}").json
     fail_bot_turns(record, 1)
