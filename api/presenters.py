@@ -54,7 +54,7 @@ def game(record: GameRecord, seat: int | None, revealed: bool = False) -> dict:
         "clock": record.clock,
         "deadline": record.deadline,
         "seat": seat,
-        "view": view_for(record, seat, revealed),
+        "view": view_for(record, seat, True) if revealed else view_for(record, seat),
         "result": result(record),
         "rated": record.rated,
         "created_at": record.created_at,
