@@ -86,7 +86,7 @@ def test_a_live_game_is_left_alone(redis_client, service):
     log = redis_client.lrange(keys.log(record.game_id), 0, -1)
     store = CompactionStore(redis_client)
     redis_client.zadd(keys.games_to_compact(), {record.game_id: 0})  # a wrong index entry
-    assert compact_due(redis_client, after_s=0) == 0
+    compact_due(redis_client, after_s=0)  # other finished games may be compacted too
     assert game_keys(redis_client, record.game_id) == before
     assert redis_client.lrange(keys.log(record.game_id), 0, -1) == log
     assert compact(store, record.game_id) is Outcome.LIVE
