@@ -11,7 +11,7 @@ from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
-from application import clocks
+from application import clocks, history, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -86,12 +86,25 @@ def join_seat(game_id: str, seat: int):
 
 @blueprint.get("/<game_id>")
 def get_game(game_id: str):
+    args = query(schemas.use(schemas.GameQuerySchema))
     record, seat = service().read(game_id, bearer_token(), seat_header())
+    if "at" in args:  # time travel: as it stood then, revealed if the game is over now
+        then = history.record_at(service(), record, args["at"])
+        payload = presenters.game(then, seat, revealed=record.finished)
+        response = jsonify(schemas.use(schemas.GameSchema).dump(payload))
+        response.headers["ETag"] = f'"{then.version}"'
+        response.headers["Vary"] = "Authorization"
+        response.headers["Cache-Control"] = "private, no-cache"
+        return response
     etag = f'"{record.version}"'
     if _etag_matches(request.headers.get("If-None-Match"), record.version):
         response = current_app.response_class(status=304)
     else:
-        response = jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
+        payload = presenters.game(record, seat)
+        stall = stalls.stall_of(service(), record)
+        if stall is not None:
+            payload["stalled"] = stall
+        response = jsonify(schemas.use(schemas.GameSchema).dump(payload))
     response.headers["ETag"] = etag
     response.headers["Vary"] = "Authorization"
     response.headers["Cache-Control"] = "private, no-cache"
@@ -152,7 +165,10 @@ def get_events(game_id: str):
     wait = min(args["wait"], current_app.config["MAX_EVENTS_WAIT_S"])
     if wait > 0 and record.version <= args["after"]:
         games.wait_for_version(game_id, args["after"], wait)
-    entries = games.entries_after(game_id, args["after"], args["limit"])
+    limit = args["limit"]
+    if "before" in args:  # a bounded range: the entries after `after` and before `before`
+        limit = min(limit, args["before"] - args["after"] - 1)
+    entries = games.entries_after(game_id, args["after"], limit) if limit > 0 else []
     if entries and entries[-1].n > record.version:
         record, _, _ = games.load(game_id)
     payload = {

@@ -13,11 +13,12 @@ def players(record: GameRecord) -> list[dict]:
     return [public_player(seat, player) for seat, player in enumerate(record.players)]
 
 
-def view_for(record: GameRecord, seat: int | None) -> dict | None:
-    """The game state as `seat` may see it; everything once the game is over."""
+def view_for(record: GameRecord, seat: int | None, revealed: bool = False) -> dict | None:
+    """The game state as `seat` may see it; everything once the game is over (`revealed`:
+    an earlier version of a game that is over now)."""
     if not record.started:
         return None
-    if record.finished:
+    if record.finished or revealed:
         return record.rules.full_view(record.state)
     return record.rules.view(record.state, seat)
 
@@ -40,7 +41,8 @@ def legal_moves(record: GameRecord, seat: int) -> list[dict]:
     return record.rules.legal_moves(record.state, seat)
 
 
-def game(record: GameRecord, seat: int | None) -> dict:
+def game(record: GameRecord, seat: int | None, revealed: bool = False) -> dict:
+    """A game as `seat` may see it (`revealed`: everything, the game being over now)."""
     return {
         "id": record.game_id,
         "game": record.game,
@@ -52,7 +54,7 @@ def game(record: GameRecord, seat: int | None) -> dict:
         "clock": record.clock,
         "deadline": record.deadline,
         "seat": seat,
-        "view": view_for(record, seat),
+        "view": view_for(record, seat, True) if revealed else view_for(record, seat),
         "result": result(record),
         "rated": record.rated,
         "created_at": record.created_at,

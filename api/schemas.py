@@ -187,8 +187,13 @@ class MoveSchema(Request):
     expected_version = WholeNumber(validate=validate.Range(min=0, max=MAX_INDEX))
 
 
+class GameQuerySchema(Strict):
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INDEX))
+
+
 class EventsQuerySchema(Strict):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    before = fields.Integer(validate=validate.Range(min=1, max=MAX_INDEX))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_WAIT_S))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
@@ -327,6 +332,7 @@ class GameSchema(Schema):
     rated = fields.Boolean()
     created_at = fields.Integer()
     updated_at = fields.Integer()
+    stalled = fields.Dict()
 
 
 class LegalMovesSchema(Schema):

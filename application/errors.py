@@ -10,6 +10,13 @@ class GameNotFound(KeltisError):
     kind = Kind.NOT_FOUND
 
 
+class VersionNotFound(KeltisError):
+    """A version the game never had (time travel past its newest version)."""
+
+    code = "version_not_found"
+    kind = Kind.NOT_FOUND
+
+
 class NoSuchSeat(KeltisError):
     code = "no_such_seat"
     kind = Kind.NOT_FOUND

@@ -484,7 +484,7 @@ class GameService:
     def rebuild_index(self) -> int:
         """Rewrite every index entry from the logs; returns the number of games."""
         count = 0
-        for key in self.client.scan_iter(match=keys.log_pattern(), count=500):
+        for key in self._stored_logs():
             try:
                 record, _, _ = self.load(keys.game_id_from_log_key(text(key)))
             except CorruptLog as error:
@@ -493,6 +493,14 @@ class GameService:
             self.refresh_index(record)
             count += 1
         return count
+
+    def _stored_logs(self):
+        """The key of every game's log: its live list or its compacted blob (a game caught
+        between compaction's two steps has both: named once)."""
+        yield from self.client.scan_iter(match=keys.log_pattern(), count=500)
+        for key in self.client.scan_iter(match=keys.packed_pattern(), count=500):
+            if not self.client.exists(keys.log(keys.game_id_from_log_key(text(key)))):
+                yield key
 
 
 def webhook_clock(rules) -> dict:

@@ -21,7 +21,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from application import bots, open_tournaments, tournaments
+from application import bots, open_tournaments, stalls, tournaments
 from application.games import GameService
 from gamelog.record import GameRecord
 from store import keys
@@ -93,9 +93,17 @@ def service_for(queue: redis.Redis, schedules_bots: bool = True) -> GameService:
 
 
 def play_bot_turns(game_id: str, version: int) -> int:
-    """Job: the bot turns of a game due at `version`; the number played."""
+    """Job: the bot turns of a game due at `version`; the number played. A bot that raises
+    is counted (application.stalls) before the job fails."""
     _, queue = _clients()
-    return bots.play_bot_turns(service_for(queue), game_id, version)
+    service = service_for(queue)
+    try:
+        return bots.play_bot_turns(service, game_id, version)
+    except Exception as error:
+        record, _, _ = service.load(game_id)
+        if record.version == version:
+            stalls.bot_failed(service, record, error)
+        raise
 
 
 def play_tournament_games(tournament_id: str, first: int) -> dict:

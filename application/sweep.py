@@ -1,7 +1,7 @@
-"""The sweep: find bot turns and tournament game jobs that were lost (a worker died mid-job)
-and queue them again, and expire games that waited too long for their seats. Requeueing is
-harmless: every job checks versions and outcomes; an expiry is appended with its expected
-version like any command."""
+"""The sweep: find bot turns and tournament game jobs that were lost (a worker died mid-job,
+or the job failed; not a stalled game's: application.stalls) and queue them again, and
+expire games that waited too long for their seats. Requeueing is harmless: every job checks
+versions and outcomes; an expiry is appended with its expected version like any command."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from store.cache import RecordCache
 from store.clock import now_ms as clock_ms
 from store.codec import text
 from store.eventstore import EventStore
+from store.stalls import StallStore
 from store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,11 @@ def sweep_bot_turns(
     store = EventStore(client)
     revived = []
     due = index.bot_turns_due(client, now_ms - int(stale_after_s * 1000))
+    stalled = StallStore(client).stalled_at(due)
     for game_id, person in zip(due, _person_seated(client, due), strict=True):
         version = store.length(game_id)
+        if stalled.get(game_id) == version:  # its bot failed too often here: no retry
+            continue
         if jobs.enqueue_bot_turn(queue or client, game_id, version, person=person, retry=True):
             revived.append(game_id)
     return revived

@@ -24,6 +24,7 @@ MODULES = [
     "bench.webhooks",
     "bench.ladder",
     "bench.open_tournament",
+    "bench.compaction",
 ]
 
 

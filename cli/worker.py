@@ -21,10 +21,18 @@ import click
     show_default=True,
     help="Seconds between ladder settle passes; 0 disables.",
 )
-def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every, settle_every):
+@click.option(
+    "--compact-every",
+    default=1.0,
+    show_default=True,
+    help="Seconds between log compaction passes; 0 disables.",
+)
+def worker(
+    redis_url, burst, sweep_every, stale_after, fork, deadline_every, settle_every, compact_every
+):
     """Play bot turns (a person's games first) and tournament games, re-enqueue lost jobs,
     expire games that waited too long for seats, time out turns whose deadline passed, put
-    finished rated games into the ladder."""
+    finished rated games into the ladder, compact finished games' logs."""
     from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
@@ -41,4 +49,5 @@ def worker(redis_url, burst, sweep_every, stale_after, fork, deadline_every, set
         fork=fork,
         deadline_every_s=deadline_every,
         settle_every_s=settle_every,
+        compact_every_s=compact_every,
     )

@@ -1,4 +1,5 @@
-"""The append-only event store: one Redis list per game, appended by one Lua script."""
+"""The append-only event store: one Redis list per game, appended by one Lua script; a
+finished game's list may be compacted into one blob (store.packing), read the same way."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import orjson
 import redis
 
 from gamelog.entries import Entry, decode, encode
-from store import keys
+from store import keys, packing
 from store.codec import text
 
 
@@ -91,25 +92,53 @@ class EventStore:
         pipe.lrange(keys.log(game_id), after, -1 if limit is None else after + limit - 1)
         pipe.hgetall(keys.tokens(game_id))
         pipe.llen(keys.log(game_id))
+        pipe.get(keys.packed(game_id))
         if idempotency_field:
             pipe.hget(keys.idempotency(game_id), idempotency_field)
         replies = pipe.execute()
-        prior = replies[3] if idempotency_field else None
+        prior = replies[4] if idempotency_field else None
+        raws, hashes, length = replies[0], replies[1], replies[2]
+        if replies[3] is not None:  # compacted: the blob is the log
+            packed = packing.unpack(replies[3])
+            end = None if limit is None else after + limit
+            raws, length = packed.entries[after:end], packed.version
+            return Snapshot(
+                entries=[decode(raw) for raw in raws],
+                token_hashes=dict(packed.token_hashes),
+                prior_answer=orjson.loads(prior) if prior else None,
+                length=length,
+            )
         return Snapshot(
-            entries=[decode(raw) for raw in replies[0]],
-            token_hashes={int(seat): text(h) for seat, h in replies[1].items()},
+            entries=[decode(raw) for raw in raws],
+            token_hashes={int(seat): text(h) for seat, h in hashes.items()},
             prior_answer=orjson.loads(prior) if prior else None,
-            length=replies[2],
+            length=length,
         )
+
+    def raw_entries(self, game_id: str) -> list[bytes]:
+        """Every entry of a game exactly as stored (from its list or its compacted blob)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lrange(keys.log(game_id), 0, -1)
+        pipe.get(keys.packed(game_id))
+        raws, blob = pipe.execute()
+        return packing.unpack(blob).entries if blob is not None else list(raws)
 
     def length(self, game_id: str) -> int:
         """The current version of a game (0 when it does not exist)."""
-        return self.client.llen(keys.log(game_id))
+        pipe = self.client.pipeline(transaction=False)
+        pipe.llen(keys.log(game_id))
+        pipe.getrange(keys.packed(game_id), 0, packing.HEAD_BYTES - 1)
+        length, head = pipe.execute()
+        packed = packing.version_of(head)
+        return packed if packed is not None else length
 
     def token_hash(self, game_id: str, seat: int) -> str | None:
         """The stored token hash of one seat of a game (None: no such seat or game)."""
         found = self.client.hget(keys.tokens(game_id), str(seat))
-        return text(found) if found is not None else None
+        if found is None:
+            blob = self.client.get(keys.packed(game_id))
+            return packing.unpack(blob).token_hashes.get(seat) if blob is not None else None
+        return text(found)
 
     def append(self, request: AppendRequest) -> AppendResult:
         """Append a batch atomically if the log is still at its expected version."""
@@ -138,6 +167,7 @@ class EventStore:
             keys.log(request.game_id),
             keys.idempotency(request.game_id),
             keys.tokens(request.game_id),
+            keys.packed(request.game_id),
         ]
         return script_keys, args
 

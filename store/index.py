@@ -127,8 +127,17 @@ def update(
         pipe.zadd(keys.games_to_settle(), {record.game_id: record.updated_at})
     placed = record.tournament
     just_over = record.finished and (before is None or not before.finished)
+    if compactable(record) and (before is None or not compactable(before)):
+        pipe.zadd(keys.games_to_compact(), {record.game_id: record.updated_at})
     if placed and placed.get("open") and just_over:  # its tournament goes on (open_tournaments)
         pipe.zadd(keys.tournaments_due(), {placed["id"]: record.updated_at})
+
+
+def compactable(record: GameRecord) -> bool:
+    """Whether a game takes no more entries, so its log may be compacted: finished (by its
+    rules, early, or cancelled) or expired. The append that makes it so files it in
+    `games_to_compact` (application.compaction drains it)."""
+    return record.finished or record.expired
 
 
 def ladder_due(record: GameRecord) -> bool:

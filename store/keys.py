@@ -33,9 +33,20 @@ def tokens(game_id: str) -> str:
     return _game(game_id, "tokens")
 
 
+def packed(game_id: str) -> str:
+    """String: a finished game's compacted log (store.packing), once written the game's
+    truth: its entries and token hashes in one compressed, versioned blob."""
+    return _game(game_id, "packed")
+
+
 def log_pattern() -> str:
     """SCAN pattern matching the log of every game (used to rebuild the indexes)."""
     return f"{PREFIX}:game:*:log"
+
+
+def packed_pattern() -> str:
+    """SCAN pattern matching the compacted log of every compacted game."""
+    return f"{PREFIX}:game:*:packed"
 
 
 def game_id_from_log_key(key: str) -> str:
@@ -66,6 +77,24 @@ def games_by_game_and_status(game: str, status: str) -> str:
 def game_summaries() -> str:
     """Hash: game id -> compact JSON summary (game, status, version, to_move, players...)."""
     return f"{PREFIX}:index:summaries"
+
+
+def games_to_compact() -> str:
+    """Sorted set of finished games whose log is not compacted yet, scored by when they
+    finished (ms) or, once a worker claimed one, until when its claim holds (an index over
+    the logs, written with the finishing append; application.compaction drains it)."""
+    return f"{PREFIX}:index:to-compact"
+
+
+def stalled_games() -> str:
+    """Sorted set of the games whose bot turn failed too often at one version, scored by
+    when they stalled (ms); the hash `stalls` holds why."""
+    return f"{PREFIX}:index:stalled"
+
+
+def stalls() -> str:
+    """Hash: game id -> JSON {version, failures, since, reason} of its failing bot turn."""
+    return f"{PREFIX}:index:stalls"
 
 
 def bot_turns() -> str:

@@ -1,5 +1,5 @@
-"""Start an RQ worker for the service's jobs, with the sweep, deadline, webhook and ladder
-settle threads beside it."""
+"""Start an RQ worker for the service's jobs, with the sweep, deadline, webhook, ladder
+settle and log compaction threads beside it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues
 from store.connection import queue_client
+from workers.compact import CompactThread
 from workers.settle import SettleThread
 from workers.sweep import DeadlineThread, SweepThread
 from workers.webhooks import WebhookThread
@@ -22,6 +23,7 @@ def run_worker(
     deadline_every_s: float = 0.15,
     webhooks: bool = True,
     settle_every_s: float = 0.25,
+    compact_every_s: float = 1.0,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
     until stopped (or empty, with `burst`).
@@ -36,7 +38,8 @@ def run_worker(
     clocks = DeadlineThread(redis_url, deadline_every_s) if deadline_every_s > 0 else None
     callers = WebhookThread(redis_url) if webhooks else None
     settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
-    threads = [thread for thread in (sweeper, clocks, callers, settler) if thread is not None]
+    compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
+    threads = [t for t in (sweeper, clocks, callers, settler, compactor) if t is not None]
     for thread in threads:
         thread.start()
     try:

@@ -1,5 +1,5 @@
 -- Atomic append to one game's log (all keys passed in, never built here).
--- KEYS[1] log list, KEYS[2] idempotency hash, KEYS[3] tokens hash
+-- KEYS[1] log list, KEYS[2] idempotency hash, KEYS[3] tokens hash, KEYS[4] compacted blob
 -- ARGV[1] expected version (the log's length before this batch)
 -- ARGV[2] idempotency field ("" for none), ARGV[3] answer to record under it
 -- ARGV[4] seat whose token hash must be ARGV[5] ("" for no check)
@@ -8,6 +8,11 @@
 -- Returns {status, value}:
 -- {"unauthorized", 0} | {"dup", first answer} | {"conflict", current version} |
 -- {"ok", new version}
+-- A compacted game (a finished one) takes no entry: a conflict at its version.
+local packed = redis.call("GETRANGE", KEYS[4], 0, 31)
+if packed ~= "" then
+  return {"conflict", tonumber(string.match(packed, "^KLP1:(%d+):"))}
+end
 if ARGV[4] ~= "" and redis.call("HGET", KEYS[3], ARGV[4]) ~= ARGV[5] then
   return {"unauthorized", 0}
 end

@@ -1,0 +1,94 @@
+"""Compacting finished games: their logs become one compressed blob each (store.packing),
+which every read path serves unchanged.
+
+The append that finishes a game (or expires it) files it in `games_to_compact`
+(store.index.compactable). A worker's compaction thread (workers/compact.py) claims the
+games filed longer than `compact_after_s` ago (the grace keeps a retried request's recorded
+answer a while: compaction drops recorded answers), checks each one is over, and compacts it
+in two steps (store.compaction). A game that is not over is left alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from enum import StrEnum
+
+import redis
+
+from gamelog.entries import decode
+from gamelog.errors import CorruptLog
+from gamelog.record import fold_entries
+from store import packing
+from store.clock import now_ms
+from store.compaction import CompactionStore, Step
+from store.index import compactable
+
+log = logging.getLogger(__name__)
+
+AFTER_ENV = "KELTIS_COMPACT_AFTER_S"
+DEFAULT_AFTER_S = 300.0
+FAULT_ENV = "KELTIS_COMPACT_FAULT"  # "after-write": the process dies between the two steps
+CLAIM_MS = 60_000
+BATCH = 100
+
+
+class Outcome(StrEnum):
+    """What became of one game's compaction."""
+
+    COMPACTED = "compacted"
+    ALREADY = "already"  # compacted before
+    LIVE = "live"  # not over: left alone
+    MISSING = "missing"  # no such game
+
+
+def compact_after_s() -> float:
+    """Seconds a finished game waits before compaction (KELTIS_COMPACT_AFTER_S, 300)."""
+    return float(os.environ.get(AFTER_ENV, DEFAULT_AFTER_S))
+
+
+def compact(store: CompactionStore, game_id: str) -> Outcome:
+    """Compact one game that is over (idempotent; a crash at any point loses nothing)."""
+    entries, hashes = store.live_log(game_id)
+    if not entries:
+        version = store.packed_version(game_id)
+        if version is None:
+            return Outcome.MISSING
+        store.drop(game_id, version)
+        return Outcome.ALREADY
+    record = fold_entries(None, game_id, [decode(raw) for raw in entries])
+    if not compactable(record):
+        return Outcome.LIVE
+    blob = packing.pack(entries, hashes)
+    packed = packing.unpack(blob)
+    if packed.entries != entries or packed.token_hashes != hashes:
+        raise CorruptLog(f"game {game_id}: the compacted log does not read back as the log")
+    step = store.write(game_id, entries, blob)
+    if step is Step.MOVED:
+        return Outcome.LIVE
+    if os.environ.get(FAULT_ENV) == "after-write":
+        os._exit(86)  # a fault hook for the crash test: die between the two steps
+    version = store.packed_version(game_id) if step is Step.EXISTS else len(entries)
+    if store.drop(game_id, version) is not Step.DROPPED:
+        return Outcome.LIVE
+    return Outcome.COMPACTED
+
+
+def compact_due(
+    client: redis.Redis, after_s: float | None = None, now: int | None = None, limit: int = BATCH
+) -> int:
+    """Claim the games due for compaction and compact each; the number compacted."""
+    store = CompactionStore(client)
+    now = now_ms() if now is None else now
+    after_s = compact_after_s() if after_s is None else after_s
+    compacted = 0
+    for game_id in store.claim_due(now - int(after_s * 1000), CLAIM_MS, now, limit):
+        try:
+            outcome = compact(store, game_id)
+        except CorruptLog as error:
+            log.warning("compaction skips game %s: %s", game_id, error.message)
+            store.done(game_id)
+            continue
+        compacted += outcome is Outcome.COMPACTED
+        store.done(game_id)
+    return compacted
