@@ -10,6 +10,7 @@ import subprocess
 import time
 
 import pytest
+from rq import Worker
 
 from application.accounts import AccountService
 from application.games import GameService
@@ -129,8 +130,12 @@ def test_a_failed_webhook_answer_times_the_turn_out_with_its_reason(
     service = GameService(redis_client)
     clock = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
     players = [{"account": name}, {"bot": "greedy"}]
-    record, _, _ = service.create(CARD, players, {}, clock=clock)
     worker = start_worker(redis_url)
+    # the 1 s clock starts with the game: create it once the worker is up (a loaded machine
+    # may take longer than that to start one), so each timeout is the answer's own
+    registered = {w.name for w in Worker.all(connection=redis_client)}
+    wait_for(lambda: worker.poll() is None and _worker_up(redis_client, registered), 30)
+    record, _, _ = service.create(CARD, players, {}, clock=clock)
     try:
         final = wait_for(lambda: finished(service, record.game_id), 30)
     finally:
@@ -140,6 +145,11 @@ def test_a_failed_webhook_answer_times_the_turn_out_with_its_reason(
     assert [t["reason"] for t in timeouts] == [reason, reason]
     assert final.forfeited == {0} and final.ended_early
     assert server.turns and server.bad_signatures == 0
+
+
+def _worker_up(client, before: set[str]) -> bool:
+    """A worker registered that was not there `before` (its threads start just before)."""
+    return bool({w.name for w in Worker.all(connection=client)} - before)
 
 
 def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, redis_url, webhook):
