@@ -19,6 +19,7 @@ from application.sweep import expire_waiting_games, sweep_bot_turns, sweep_tourn
 from store.cache import RecordCache
 from store.connection import queue_client, store_client
 from store.tournaments import TournamentStore
+from workers.periodic import PeriodicThread
 
 log = logging.getLogger(__name__)
 
@@ -62,30 +63,23 @@ class SweepThread(threading.Thread):
         self.stopped.set()
 
 
-class DeadlineThread(threading.Thread):
+class DeadlineThread(PeriodicThread):
     """Every `every_s` seconds, times out the games whose deadline passed (the `deadlines`
-    index in Redis: a killed worker loses nothing, the entry stays until the game moves)."""
+    index in Redis: a killed worker loses nothing, the entry stays until the game moves),
+    then advances the open tournaments a game of which finished."""
 
     def __init__(self, redis_url: str, every_s: float):
-        super().__init__(name="turn-deadlines", daemon=True)
+        super().__init__("turn-deadlines", every_s)
         self.redis_url = redis_url
-        self.every_s = every_s
-        self.stopped = threading.Event()
 
-    def run(self) -> None:
+    def setup(self) -> None:
         client = store_client(self.redis_url)
         scheduler = BotTurnQueue(queue_client(self.redis_url))
-        service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
-        tournaments = TournamentStore(client)
-        while not self.stopped.wait(self.every_s):
-            try:
-                time_out_due(service)
-            except Exception:  # one broken game must not stop the clocks of the others
-                log.exception("deadline loop: a pass failed")
-            try:
-                open_tournaments.advance_due(service, tournaments)
-            except Exception:
-                log.exception("deadline loop: advancing tournaments failed")
+        self.service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
+        self.tournaments = TournamentStore(client)
 
-    def stop(self) -> None:
-        self.stopped.set()
+    def tick(self) -> None:
+        try:
+            time_out_due(self.service)
+        finally:  # a failed clock pass must not hold up the tournaments
+            open_tournaments.advance_due(self.service, self.tournaments)
