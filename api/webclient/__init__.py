@@ -1,0 +1,58 @@
+"""The web client: a lobby at `/` and a table at `/play/<id>`, plain HTML, CSS and
+JavaScript modules served from this package. The pages speak only the public API."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from flask import Blueprint, Response, abort
+
+blueprint = Blueprint("webclient", __name__)
+
+# The files a page may load, and their media types; anything else is 404.
+ASSETS = {
+    "app.css": "text/css",
+    "api.js": "text/javascript",
+    "cards.js": "text/javascript",
+    "dice.js": "text/javascript",
+    "dom.js": "text/javascript",
+    "lobby.js": "text/javascript",
+    "play.js": "text/javascript",
+    "words.js": "text/javascript",
+}
+# Same-origin only: the pages fetch nothing from anywhere else.
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+@lru_cache(maxsize=16)
+def _read(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _answer(name: str, mimetype: str) -> Response:
+    response = Response(_read(name), mimetype=mimetype)
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blueprint.get("/")
+def lobby():
+    return _answer("lobby.html", "text/html")
+
+
+@blueprint.get("/play/<game_id>")
+def table(game_id: str):
+    return _answer("play.html", "text/html")
+
+
+@blueprint.get("/web/<name>")
+def asset(name: str):
+    if name not in ASSETS:
+        abort(404)
+    return _answer(name, ASSETS[name])
