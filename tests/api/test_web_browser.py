@@ -64,14 +64,18 @@ def _wait(browser, condition, timeout=20.0, what="condition"):
 def _state(browser) -> str:
     status = _by_testid(browser, "status")
     error = _by_testid(browser, "error")
-    return f"status={status[0].text if status else None!r} error={error[0].text if error else None!r}"
+    return (
+        f"status={status[0].text if status else None!r} error={error[0].text if error else None!r}"
+    )
 
 
 def _create_from_lobby(browser, base, game: str, opponent: str = "greedy") -> str:
     from selenium.webdriver.support.ui import Select
 
     browser.get(base + "/")
-    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="lobby")
+    _wait(
+        browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="lobby"
+    )
     Select(_by_testid(browser, "game")[0]).select_by_value(game)
     Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:" + opponent)
     name = _by_testid(browser, "name")[0]
@@ -141,8 +145,10 @@ def test_lobby_and_table_pages_are_served_with_their_modules(live_stack):
         answer = requests.get(base + path, timeout=10)
         assert answer.status_code == 200
         assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
-    assert requests.get(base + "/web/play.js", timeout=10).headers["Content-Type"].startswith(
-        "text/javascript"
+    assert (
+        requests.get(base + "/web/play.js", timeout=10)
+        .headers["Content-Type"]
+        .startswith("text/javascript")
     )
     assert requests.get(base + "/web/nothing.js", timeout=10).status_code == 404
 
@@ -180,25 +186,28 @@ def test_server_error_is_shown_in_words(live_stack, browser):
     _create_from_lobby(browser, base, "keltis-card")
     _wait(browser, lambda: [b for b in _by_testid(browser, "move") if b.is_enabled()], what="moves")
     # Another client moves first with the same seat: the page's click is now stale (409).
-    browser.execute_script(
-        "const s = JSON.parse(localStorage.getItem('keltis.seat.' + location.pathname.split('/').pop()));"
-        "window.__seat = s;"
-    )
-    seat = browser.execute_script("return window.__seat")
     game_id = browser.current_url.rsplit("/", 1)[1]
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
     headers = {"Authorization": "Bearer " + seat["token"]}
     moves = requests.get(f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10).json()
     stale = json.loads(_by_testid(browser, "move")[0].get_attribute("data-move"))
-    browser.execute_script("window.__stop = true")
     move = {**moves["moves"][0], "expected_version": moves["version"]}
     assert requests.post(
         f"{base}/v1/games/{game_id}/moves", headers=headers, json=move, timeout=10
     ).ok
-    browser.execute_script(
-        "document.querySelector('[data-testid=moves] button').click()"
-    )
+    browser.execute_script("document.querySelector('[data-testid=moves] button').click()")
     text = _wait(browser, lambda: _by_testid(browser, "error")[0].text, what="an error")
     assert "game has moved on" in text or "not allowed" in text, (text, stale)
+    _resign(base, game_id, headers)
+
+
+def _resign(base: str, game_id: str, headers: dict) -> None:
+    """End the game, so that the page's stream ends too."""
+    requests.post(f"{base}/v1/games/{game_id}/resign", headers=headers, timeout=10)
 
 
 def _public_cards(view: dict) -> Counter:
@@ -226,7 +235,10 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
     base = live_stack.base_url
     made = requests.post(
         f"{base}/v1/games",
-        json={"game": "keltis-card", "players": [{"name": "ann"}, {"name": "rob", "bot": "greedy"}]},
+        json={
+            "game": "keltis-card",
+            "players": [{"name": "ann"}, {"name": "rob", "bot": "greedy"}],
+        },
         timeout=10,
     ).json()
     game_id, headers = made["id"], {"Authorization": "Bearer " + made["seats"][0]["token"]}
@@ -235,7 +247,9 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
         for _ in range(count):
             deadline = time.monotonic() + 10
             while True:
-                moves = requests.get(f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10)
+                moves = requests.get(
+                    f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10
+                )
                 if moves.ok and moves.json()["moves"]:
                     break
                 assert time.monotonic() < deadline, moves.text
@@ -246,7 +260,9 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
             ).ok
 
     ann_moves(6)
-    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_ANSWERS})
+    script = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_ANSWERS}
+    )
     try:
         browser.get(f"{base}/play/{game_id}")
         _wait(browser, lambda: "Watching" in _by_testid(browser, "status")[0].text, what="page")
@@ -254,8 +270,10 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
         latest = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
         _wait(
             browser,
-            lambda: int(_by_testid(browser, "status")[0].get_attribute("data-version") or 0)
-            >= latest["version"],
+            lambda: (
+                int(_by_testid(browser, "status")[0].get_attribute("data-version") or 0)
+                >= latest["version"]
+            ),
             what="the latest version",
         )
         time.sleep(0.3)
@@ -280,4 +298,5 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
                     if node.get("type") == "card_drawn" and node.get("source") == "deck":
                         assert "card" not in node
     finally:
-        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": "1"})
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
+        _resign(base, game_id, headers)

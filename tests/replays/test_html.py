@@ -5,29 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
 from replays.html import render_html, script_json
 from replays.timeline import steps
 from tests.replays.conftest import finished_entries, finished_replay
+from tests.support.chromium import start_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--window-size=1280,1000",
-]
 EVIL_NAME = "</script><script>window.PWNED=1</script><!--&amp;\u2028"
 
 
@@ -77,18 +62,7 @@ def test_R3_player_name_cannot_inject_markup(game):
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium through chromedriver; never downloads a browser."""
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is absent: apt-get install -y chromium chromium-driver")
-    if not CHROMEDRIVER.exists() and not shutil.which("chromedriver"):
-        pytest.fail("chromium is installed but chromedriver is not: install chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver = start_chromium()
     yield driver
     driver.quit()
 
