@@ -19,7 +19,7 @@ function seatPanel(seat, view, ctx) {
   const mine = seat.seat === ctx.seat;
   const rows = COLOURS.map((colour) => {
     const row = seat.rows[colour];
-    const arrow = row.direction === "up" ? "↑ rising" : row.direction === "down" ? "↓ falling" : "";
+    const arrow = row.direction === "ascending" ? "↑ rising" : row.direction === "descending" ? "↓ falling" : "";
     return el("tr", {class: row.closed ? "closed" : ""}, [
       el("th", {scope: "row"}, [colourTag(colour)]),
       el("td", {}, [cards(row.cards, "row-" + seat.seat + "-" + colour)]),
