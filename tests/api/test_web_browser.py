@@ -181,6 +181,35 @@ def test_person_plays_a_whole_dice_game_by_clicking(live_stack, browser):
     assert any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in events["events"])
 
 
+def test_table_is_keyboard_operable_and_fits_a_phone(live_stack, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    base = live_stack.base_url
+    game_id = _create_from_lobby(browser, base, "keltis-card")
+    _wait(browser, lambda: [b for b in _by_testid(browser, "move") if b.is_enabled()], what="moves")
+    before = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"]
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("data-testid") == "move"  # the first legal move has focus
+    focused.send_keys(Keys.ENTER)
+    _wait(
+        browser,
+        lambda: requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"] > before,
+        what="the move sent by the keyboard",
+    )
+    try:
+        browser.set_window_size(390, 844)
+        width = browser.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width  # nothing wider than the phone's screen
+    finally:
+        browser.set_window_size(1280, 1000)
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
+    _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
+
+
 def test_server_error_is_shown_in_words(live_stack, browser):
     base = live_stack.base_url
     _create_from_lobby(browser, base, "keltis-card")
