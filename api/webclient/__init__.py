@@ -8,6 +8,10 @@ from importlib import resources
 
 from flask import Blueprint, Response, abort
 
+from api.docs import render_docs
+from api.meta import spec_text
+from api.webclient import swagger
+
 blueprint = Blueprint("webclient", __name__)
 
 # The files a page may load, and their media types; anything else is 404.
@@ -16,6 +20,7 @@ ASSETS = {
     "api.js": "text/javascript",
     "cards.js": "text/javascript",
     "dice.js": "text/javascript",
+    "docs.js": "text/javascript",
     "dom.js": "text/javascript",
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
@@ -33,9 +38,13 @@ def _read(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def _answer(name: str, mimetype: str) -> Response:
-    response = Response(_read(name), mimetype=mimetype)
-    response.headers["Content-Security-Policy"] = POLICY
+# Swagger UI sets style attributes and uses data: images in its style sheet.
+DOCS_POLICY = POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+
+
+def _answer(name: str, mimetype: str, body=None, policy: str = POLICY) -> Response:
+    response = Response(_read(name) if body is None else body, mimetype=mimetype)
+    response.headers["Content-Security-Policy"] = policy
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -56,3 +65,23 @@ def asset(name: str):
     if name not in ASSETS:
         abort(404)
     return _answer(name, ASSETS[name])
+
+
+@blueprint.get("/docs")
+def docs():
+    return _answer("docs.html", "text/html", policy=DOCS_POLICY)
+
+
+@blueprint.get("/docs/static/<name>")
+def docs_static(name: str):
+    if name not in swagger.FILES:
+        abort(404)
+    response = _answer(name, swagger.FILES[name], body=swagger.read(name), policy=DOCS_POLICY)
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@blueprint.get("/docs/plain")
+def docs_plain():
+    """The contract as one readable page without any script."""
+    return Response(render_docs(spec_text()), mimetype="text/html")

@@ -329,3 +329,34 @@ def test_spectator_page_holds_no_hidden_card(live_stack, browser):
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
         _resign(base, game_id, headers)
+
+
+def test_docs_page_is_swagger_ui_whose_try_it_out_calls_this_server(live_stack, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_stack.base_url + "/docs")
+    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="ui")
+    summary = _wait(
+        browser,
+        lambda: [
+            e
+            for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")
+            if e.get_attribute("data-path") == "/v1/bots"
+        ],
+        what="the /v1/bots operation",
+    )
+    summary[0].click()
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".try-out__btn"), what="try")
+    browser.find_element(By.CSS_SELECTOR, ".try-out__btn").click()
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".execute"), what="execute")
+    browser.find_element(By.CSS_SELECTOR, ".execute").click()
+    body = _wait(
+        browser,
+        lambda: [
+            e.text
+            for e in browser.find_elements(By.CSS_SELECTOR, ".live-responses-table .microlight")
+            if "greedy" in e.text
+        ],
+        what="the live answer",
+    )
+    assert "keltis-card" in body[0]
