@@ -33,9 +33,14 @@ POLICY = (
 )
 
 
+# Files shared with the replay viewer live in the replays package.
+SHARED = {"words.js": "replays"}
+
+
 @lru_cache(maxsize=16)
 def _read(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    package = SHARED.get(name, __package__)
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 # Swagger UI sets style attributes and uses data: images in its style sheet.

@@ -1,4 +1,7 @@
 // Small DOM helpers: elements are built from data, never parsed from it as HTML.
+import {cardWords} from "./words.js";
+
+export {cardWords};
 
 export const COLOURS = ["brown", "yellow", "pink", "green", "blue"];
 // Every colour also has a symbol and a letter, so no card depends on seeing its colour.
@@ -24,12 +27,6 @@ export const $ = (testid) => document.querySelector('[data-testid="' + testid + 
 export function splitCard(card) {
   const cut = card.lastIndexOf("-");
   return {kind: card.slice(0, cut), value: card.slice(cut + 1)};
-}
-
-export function cardWords(card) {
-  const {kind, value} = splitCard(card);
-  const shown = value === "end" ? "end card" : value;
-  return kind === "point" ? "point card " + value : kind + " " + shown;
 }
 
 // A card chip: its colour, its colour's symbol and its value ("E" for an end card).

@@ -197,3 +197,29 @@ def test_R3_viewer_shows_injected_name_as_text(browser, tmp_path):
     _open(browser, tmp_path, _replay_with_evil_name("keltis-card"))
     assert browser.execute_script("return window.PWNED === undefined")
     assert EVIL_NAME.replace("\u2028", "") in _text(browser, "players").replace("\u2028", "")
+
+
+def test_R3_viewer_tells_each_step_in_words(browser, tmp_path):
+    replay = finished_replay("keltis-card", players=2, seed=4)
+    all_steps = _open(browser, tmp_path, replay)
+    assert _text(browser, "step-command").startswith("The opening")
+    assert "{" not in _text(browser, "step-events")  # no raw JSON: e.g. "... is dealt 8 cards."
+    assert "is dealt" in _text(browser, "step-events")
+    _click(browser, "next")
+    player = all_steps[1]["by"]
+    name = replay["header"]["players"][player]["name"]
+    command = _text(browser, "step-command")
+    assert command.startswith(name + ": ") and "{" not in command
+    words = _text(browser, "step-events")
+    assert name in words and "{" not in words
+
+
+def test_R3_viewer_chart_has_axes_legend_and_end_reason(browser, tmp_path):
+    replay = finished_replay("keltis-card", players=2, seed=4)
+    _open(browser, tmp_path, replay)
+    assert _text(browser, "chart-x-title").startswith("step")
+    assert _text(browser, "chart-y-title") == "score"
+    assert _text(browser, "chart-legend-1").endswith(replay["header"]["players"][1]["name"])
+    _click(browser, "last")
+    assert _text(browser, "chart-end").startswith("ended: ")
+    assert "the game ended because" in _text(browser, "winners")

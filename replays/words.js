@@ -1,5 +1,11 @@
-// Moves and events in words ("ann lays blue 7 on her blue row").
-import {cardWords} from "./dom.js";
+// Moves and events in words ("ann lays blue 7 on their blue row"): the web client imports
+// this module, and the replay viewer (replays/html.py) inlines it. No imports of its own.
+
+export function cardWords(card) {
+  const cut = card.lastIndexOf("-");
+  const kind = card.slice(0, cut), value = card.slice(cut + 1);
+  return kind === "point" ? "point card " + value : kind + " " + (value === "end" ? "end card" : value);
+}
 
 const PILE = (pile) => pile === "point" ? "the point-card pile" : "the " + pile + " pile";
 
@@ -20,8 +26,9 @@ export function moveWords(move) {
   }
 }
 
+// An event (or a log entry holding one) in words; `name(seat)` names a seat.
 export function eventWords(entry, name) {
-  const e = entry.event;
+  const e = entry.event || entry;
   const who = (seat) => name(seat);
   switch (e.type) {
     case "game_created": return "Game created for " + e.players.map((p) => p.name || "an open seat").join(", ") + ".";
