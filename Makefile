@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test bench lint format clean
+.PHONY: install run worker test bench lint format clean screenshots
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: install
 
 bench: install
 	$(BIN)/python -m bench
+
+# Screenshots of the web client (lobby, card table, dice table) for the README.
+screenshots: install
+	$(BIN)/python scripts/screenshots.py --out docs/screenshots
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,4 +1,4 @@
-"""Service endpoints: health, bots, the OpenAPI contract and its docs page."""
+"""Service endpoints: health, bots and the OpenAPI contract (its pages: api.webclient)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import redis
 from flask import Blueprint, Response, current_app, jsonify
 
 from api import schemas
-from api.docs import render_docs
 from api.extensions import service
 
 blueprint = Blueprint("meta", __name__)
@@ -76,8 +75,3 @@ def bots():
 @blueprint.get("/openapi.yaml")
 def openapi_yaml():
     return Response(spec_text(), mimetype="application/yaml")
-
-
-@blueprint.get("/docs")
-def docs():
-    return Response(render_docs(spec_text()), mimetype="text/html")

@@ -15,7 +15,7 @@ from importlib import resources
 from domain.game import GameRules
 from replays.timeline import steps
 
-_MARKERS = re.compile(r"__(TITLE|DATA)__")
+_MARKERS = re.compile(r"__(TITLE|DATA|WORDS)__")
 # Inside the JSON these characters only occur in strings, where \\uXXXX means the same.
 _SCRIPT_ESCAPES = {
     "<": "\\u003c",
@@ -29,6 +29,13 @@ _SCRIPT_ESCAPES = {
 @lru_cache(maxsize=1)
 def _template() -> str:
     return resources.files("replays").joinpath("viewer.html").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def words_script() -> str:
+    """words.js (moves and events in words, shared with the web client) as plain script."""
+    text = resources.files("replays").joinpath("words.js").read_text(encoding="utf-8")
+    return re.sub(r"^export ", "", text, flags=re.M)
 
 
 def script_json(value) -> str:
@@ -53,5 +60,6 @@ def render_html(replay: dict, rules: GameRules | None = None) -> str:
     values = {
         "TITLE": html.escape(f"Keltis replay: {header['game']} game {header['game_id']}"),
         "DATA": script_json(viewer_data(replay, rules)),
+        "WORDS": words_script(),
     }
     return _MARKERS.sub(lambda m: values[m.group(1)], _template())

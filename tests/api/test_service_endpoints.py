@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -80,7 +81,7 @@ def test_openapi_yaml_and_docs_page_are_served(client):
     assert spec.status_code == 200
     document = yaml.safe_load(spec.data)
     assert document["openapi"].startswith("3.1")
-    page = client.get("/docs")
+    page = client.get("/docs/plain")
     assert page.status_code == 200
     html = page.data.decode()
     for path in document["paths"]:
@@ -88,6 +89,19 @@ def test_openapi_yaml_and_docs_page_are_served(client):
     assert "<script" not in html and "http" not in html.split("<body>", 1)[1].replace(
         "http://127.0.0.1", ""
     ).replace("<a href='/openapi.yaml'>", "")
+
+
+def test_docs_page_is_swagger_ui_served_from_the_pinned_package(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    html = page.data.decode()
+    assert "/docs/static/swagger-ui-bundle.js" in html and "/openapi.yaml" in html
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    bundle = client.get("/docs/static/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and b"SwaggerUIBundle" in bundle.data
+    assert client.get("/docs/static/swagger-ui.css").mimetype == "text/css"
+    assert client.get("/docs/static/index.html").status_code == 404
 
 
 def test_unknown_paths_and_methods_use_the_error_shape(client):

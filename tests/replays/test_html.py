@@ -5,29 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
 from replays.html import render_html, script_json
 from replays.timeline import steps
 from tests.replays.conftest import finished_entries, finished_replay
+from tests.support.chromium import start_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--window-size=1280,1000",
-]
 EVIL_NAME = "</script><script>window.PWNED=1</script><!--&amp;\u2028"
 
 
@@ -77,18 +62,7 @@ def test_R3_player_name_cannot_inject_markup(game):
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium through chromedriver; never downloads a browser."""
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is absent: apt-get install -y chromium chromium-driver")
-    if not CHROMEDRIVER.exists() and not shutil.which("chromedriver"):
-        pytest.fail("chromium is installed but chromedriver is not: install chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver = start_chromium()
     yield driver
     driver.quit()
 
@@ -223,3 +197,29 @@ def test_R3_viewer_shows_injected_name_as_text(browser, tmp_path):
     _open(browser, tmp_path, _replay_with_evil_name("keltis-card"))
     assert browser.execute_script("return window.PWNED === undefined")
     assert EVIL_NAME.replace("\u2028", "") in _text(browser, "players").replace("\u2028", "")
+
+
+def test_R3_viewer_tells_each_step_in_words(browser, tmp_path):
+    replay = finished_replay("keltis-card", players=2, seed=4)
+    all_steps = _open(browser, tmp_path, replay)
+    assert _text(browser, "step-command").startswith("The opening")
+    assert "{" not in _text(browser, "step-events")  # no raw JSON: e.g. "... is dealt 8 cards."
+    assert "is dealt" in _text(browser, "step-events")
+    _click(browser, "next")
+    player = all_steps[1]["by"]
+    name = replay["header"]["players"][player]["name"]
+    command = _text(browser, "step-command")
+    assert command.startswith(name + ": ") and "{" not in command
+    words = _text(browser, "step-events")
+    assert name in words and "{" not in words
+
+
+def test_R3_viewer_chart_has_axes_legend_and_end_reason(browser, tmp_path):
+    replay = finished_replay("keltis-card", players=2, seed=4)
+    _open(browser, tmp_path, replay)
+    assert _text(browser, "chart-x-title").startswith("step")
+    assert _text(browser, "chart-y-title") == "score"
+    assert _text(browser, "chart-legend-1").endswith(replay["header"]["players"][1]["name"])
+    _click(browser, "last")
+    assert _text(browser, "chart-end").startswith("ended: ")
+    assert "the game ended because" in _text(browser, "winners")

@@ -1,0 +1,123 @@
+// The public API of the Keltis service, as a third-party client uses it.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const STATUS_WORDS = {
+  0: "The service could not be reached",
+  400: "The request was malformed",
+  401: "Your seat token or account key was not accepted",
+  403: "That is not allowed with your seat",
+  404: "Not found",
+  409: "The game has moved on",
+  413: "The request was too large",
+  422: "That move is not allowed",
+  429: "Too many requests: wait a moment and try again",
+  503: "The service is unavailable right now",
+};
+
+// The error as words: the server's message, else what its status means.
+export function errorWords(status, error) {
+  const base = STATUS_WORDS[status] || "The service answered " + status;
+  if (error && error.message) return base + ": " + error.message + (error.rule ? " (rule " + error.rule + ")" : "");
+  return base + ".";
+}
+
+export async function api(method, path, {token, body, headers} = {}) {
+  const sent = {Accept: "application/json", ...(headers || {})};
+  if (token) sent.Authorization = "Bearer " + token;
+  const init = {method, headers: sent, cache: "no-store"};
+  if (body !== undefined) {
+    sent["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (problem) {
+    throw new ApiError(0, "network", errorWords(0, {message: String(problem.message || problem)}));
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || "http_" + response.status, errorWords(response.status, error));
+  }
+  return data;
+}
+
+export function newKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Seat tokens live in this browser's local storage, so a reload resumes the game.
+const PREFIX = "keltis.seat.";
+export const seats = {
+  get(gameId) {
+    try { return JSON.parse(localStorage.getItem(PREFIX + gameId) || "null"); } catch (_) { return null; }
+  },
+  set(gameId, seat) { localStorage.setItem(PREFIX + gameId, JSON.stringify(seat)); },
+  forget(gameId) { localStorage.removeItem(PREFIX + gameId); },
+};
+
+// One page of a list; `cursor` is whatever the previous page's next_cursor was.
+export async function listGames(params, cursor) {
+  const query = new URLSearchParams(params);
+  if (cursor !== undefined && cursor !== null) query.set("cursor", String(cursor));
+  const page = await api("GET", "/v1/games?" + query.toString());
+  return {games: page.games || [], next: page.next_cursor ?? null};
+}
+
+// Follow a game's events: the NDJSON stream, else long polls. Calls onEvents(list) per
+// batch; returns when the game ended or `signal` aborted.
+export async function follow(gameId, token, after, onEvents, signal) {
+  let version = after;
+  const headers = {Accept: "application/x-ndjson"};
+  if (token) headers.Authorization = "Bearer " + token;
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      const response = await fetch("/v1/games/" + encodeURIComponent(gameId) + "/stream?after=" + version,
+                                    {headers, signal, cache: "no-store"});
+      if (!response.ok || !response.body) throw new Error("stream " + response.status);
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, {stream: true});
+        const lines = buffer.split("\n");
+        buffer = lines.pop();
+        const events = lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
+        if (events.length) {
+          version = events[events.length - 1].version;
+          failures = 0;
+          onEvents(events);
+        }
+      }
+      const state = await api("GET", "/v1/games/" + encodeURIComponent(gameId) + "/events?after=" + version, {token});
+      if (state.events.length) { version = state.events[state.events.length - 1].version; onEvents(state.events); }
+      if (["finished", "cancelled", "expired"].includes(state.status)) return;
+    } catch (problem) {
+      if (signal.aborted) return;
+      failures += 1;
+      // Long-poll instead while the stream fails.
+      try {
+        const state = await api("GET", "/v1/games/" + encodeURIComponent(gameId) + "/events?wait=20&after=" + version, {token});
+        if (state.events.length) { version = state.events[state.events.length - 1].version; onEvents(state.events); }
+        if (["finished", "cancelled", "expired"].includes(state.status)) return;
+      } catch (_) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * failures)));
+      }
+    }
+  }
+}

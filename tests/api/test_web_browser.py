@@ -1,0 +1,362 @@
+"""The web client in Debian's headless Chromium against the real stack (gunicorn, a worker,
+Redis): a person plays whole games by clicking only, and a spectator's page holds no hidden
+card, neither in its DOM nor in any answer it received."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import pytest
+import requests
+
+from tests.support.chromium import start_chromium
+
+pytestmark = pytest.mark.redis
+
+# Wraps fetch before any page script runs: every answer's body (streams too, as they arrive)
+# is kept in window.__answers for the test to scan.
+RECORD_ANSWERS = """
+window.__answers = [];
+const original = window.fetch.bind(window);
+window.fetch = async (...args) => {
+  const response = await original(...args);
+  if (!response.body) return response;
+  const [mine, theirs] = response.body.tee();
+  const record = {url: response.url, body: ""};
+  window.__answers.push(record);
+  (async () => {
+    const reader = mine.getReader(); const decoder = new TextDecoder();
+    for (;;) { const {value, done} = await reader.read(); if (done) break;
+               record.body += decoder.decode(value, {stream: true}); }
+  })();
+  return new Response(theirs, {status: response.status, statusText: response.statusText,
+                               headers: response.headers});
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_chromium()
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def _by_testid(browser, testid):
+    from selenium.webdriver.common.by import By
+
+    return browser.find_elements(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+
+def _wait(browser, condition, timeout=20.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.03)
+    raise AssertionError(f"timed out waiting for {what}: {_state(browser)}")
+
+
+def _state(browser) -> str:
+    status = _by_testid(browser, "status")
+    error = _by_testid(browser, "error")
+    return (
+        f"status={status[0].text if status else None!r} error={error[0].text if error else None!r}"
+    )
+
+
+def _create_from_lobby(browser, base, game: str, opponent: str = "greedy") -> str:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(base + "/")
+    _wait(
+        browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="lobby"
+    )
+    Select(_by_testid(browser, "game")[0]).select_by_value(game)
+    Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:" + opponent)
+    name = _by_testid(browser, "name")[0]
+    name.clear()
+    name.send_keys("ann")
+    _by_testid(browser, "create")[0].click()
+    _wait(browser, lambda: "/play/" in browser.current_url, what="the table page")
+    return browser.current_url.rsplit("/", 1)[1]
+
+
+def _play_by_clicking(browser, limit: int, pick_reroll: bool = False) -> int:
+    """Click the first legal move until the game is over; the number of clicks."""
+    clicks = 0
+    rerolled = False
+    while clicks < limit:
+        state = _wait(
+            browser,
+            lambda: browser.execute_script(
+                "const s = document.querySelector('[data-testid=status]');"
+                "const t = document.querySelector('[data-testid=turn]');"
+                "if (s.dataset.state === 'finished') return 'over';"
+                "return t.dataset.mine === '1' ? 'mine' : '';"
+            ),
+            what="my turn or the end",
+        )
+        if state == "over":
+            return clicks
+        if pick_reroll and not rerolled and _by_testid(browser, "pick-die-0"):
+            for testid in ("pick-die-0", "pick-die-2", "reroll"):
+                _by_testid(browser, testid)[0].click()
+            rerolled = True
+        elif not _click_first_move(browser):
+            continue
+        clicks += 1
+        _wait(
+            browser,
+            lambda: browser.execute_script(
+                "return document.querySelector('[data-testid=turn]').dataset.mine !== '1'"
+                " || !!document.querySelector('[data-testid=moves] button:not([disabled])')"
+            ),
+            what="the move's answer",
+        )
+    raise AssertionError(f"no end after {limit} clicks")
+
+
+def _click_first_move(browser) -> bool:
+    """Click the first enabled move button (False when the page redrew under the click)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        buttons = [b for b in _by_testid(browser, "move") if b.is_enabled()]
+        if buttons:
+            buttons[0].click()
+            return True
+    except StaleElementReferenceException:
+        pass
+    return False
+
+
+def _finished(base: str, game_id: str) -> dict:
+    return requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+
+
+def test_lobby_and_table_pages_are_served_with_their_modules(live_stack):
+    base = live_stack.base_url
+    for path in ("/", "/play/anything"):
+        answer = requests.get(base + path, timeout=10)
+        assert answer.status_code == 200
+        assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+    assert (
+        requests.get(base + "/web/play.js", timeout=10)
+        .headers["Content-Type"]
+        .startswith("text/javascript")
+    )
+    assert requests.get(base + "/web/nothing.js", timeout=10).status_code == 404
+
+
+def test_person_plays_a_whole_card_game_against_greedy_by_clicking(live_stack, browser):
+    base = live_stack.base_url
+    game_id = _create_from_lobby(browser, base, "keltis-card")
+    clicks = _play_by_clicking(browser, limit=400)
+    game = _finished(base, game_id)
+    assert game["status"] == "finished" and clicks > 20
+    assert game["players"][1]["bot"] == "greedy"
+    assert _by_testid(browser, "error")[0].text == ""
+    link = _by_testid(browser, "replay-link")[0].get_attribute("href")
+    assert link.endswith(f"/v1/games/{game_id}/replay.html")
+    words = [li.text for li in _by_testid(browser, "log")[0].find_elements("css selector", "li")]
+    assert any(" lays " in line for line in words) and any("greedy" in line for line in words)
+    # A reload resumes the seat from local storage.
+    browser.refresh()
+    _wait(browser, lambda: "You play ann" in _by_testid(browser, "status")[0].text, what="seat")
+
+
+def test_person_plays_a_whole_dice_game_by_clicking(live_stack, browser):
+    base = live_stack.base_url
+    game_id = _create_from_lobby(browser, base, "keltis-dice")
+    clicks = _play_by_clicking(browser, limit=400, pick_reroll=True)
+    game = _finished(base, game_id)
+    assert game["status"] == "finished" and clicks > 5
+    assert game["view"]["seats"][0]["markers"] or game["view"]["seats"][0]["tiles"] >= 0
+    events = requests.get(f"{base}/v1/games/{game_id}/events?after=0", timeout=10).json()
+    assert any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in events["events"])
+
+
+def test_table_is_keyboard_operable_and_fits_a_phone(live_stack, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    base = live_stack.base_url
+    game_id = _create_from_lobby(browser, base, "keltis-card")
+    _wait(browser, lambda: [b for b in _by_testid(browser, "move") if b.is_enabled()], what="moves")
+    before = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"]
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("data-testid") == "move"  # the first legal move has focus
+    focused.send_keys(Keys.ENTER)
+    _wait(
+        browser,
+        lambda: requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"] > before,
+        what="the move sent by the keyboard",
+    )
+    try:
+        browser.set_window_size(390, 844)
+        width = browser.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width  # nothing wider than the phone's screen
+    finally:
+        browser.set_window_size(1280, 1000)
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
+    _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
+
+
+def test_server_error_is_shown_in_words(live_stack, browser):
+    base = live_stack.base_url
+    _create_from_lobby(browser, base, "keltis-card")
+    _wait(browser, lambda: [b for b in _by_testid(browser, "move") if b.is_enabled()], what="moves")
+    # Another client moves first with the same seat: the page's click is now stale (409).
+    game_id = browser.current_url.rsplit("/", 1)[1]
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
+    headers = {"Authorization": "Bearer " + seat["token"]}
+    moves = requests.get(f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10).json()
+    stale = json.loads(_by_testid(browser, "move")[0].get_attribute("data-move"))
+    move = {**moves["moves"][0], "expected_version": moves["version"]}
+    assert requests.post(
+        f"{base}/v1/games/{game_id}/moves", headers=headers, json=move, timeout=10
+    ).ok
+    browser.execute_script("document.querySelector('[data-testid=moves] button').click()")
+    text = _wait(browser, lambda: _by_testid(browser, "error")[0].text, what="an error")
+    assert "game has moved on" in text or "not allowed" in text, (text, stale)
+    _resign(base, game_id, headers)
+
+
+def _resign(base: str, game_id: str, headers: dict) -> None:
+    """End the game, so that the page's stream ends too."""
+    requests.post(f"{base}/v1/games/{game_id}/resign", headers=headers, timeout=10)
+
+
+def _public_cards(view: dict) -> Counter:
+    cards = Counter()
+    for pile in view["piles"].values():
+        cards.update(pile)
+    for seat in view["seats"]:
+        cards.update(seat["point_row"])
+        for row in seat["rows"].values():
+            cards.update(row["cards"])
+    return cards
+
+
+def _walk(value):
+    if isinstance(value, dict):
+        yield value
+        for child in value.values():
+            yield from _walk(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from _walk(child)
+
+
+def test_spectator_page_holds_no_hidden_card(live_stack, browser):
+    base = live_stack.base_url
+    made = requests.post(
+        f"{base}/v1/games",
+        json={
+            "game": "keltis-card",
+            "players": [{"name": "ann"}, {"name": "rob", "bot": "greedy"}],
+        },
+        timeout=10,
+    ).json()
+    game_id, headers = made["id"], {"Authorization": "Bearer " + made["seats"][0]["token"]}
+
+    def ann_moves(count):
+        for _ in range(count):
+            deadline = time.monotonic() + 10
+            while True:
+                moves = requests.get(
+                    f"{base}/v1/games/{game_id}/moves", headers=headers, timeout=10
+                )
+                if moves.ok and moves.json()["moves"]:
+                    break
+                assert time.monotonic() < deadline, moves.text
+                time.sleep(0.05)
+            body = {**moves.json()["moves"][-1], "expected_version": moves.json()["version"]}
+            assert requests.post(
+                f"{base}/v1/games/{game_id}/moves", headers=headers, json=body, timeout=10
+            ).ok
+
+    ann_moves(6)
+    script = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_ANSWERS}
+    )
+    try:
+        browser.get(f"{base}/play/{game_id}")
+        _wait(browser, lambda: "Watching" in _by_testid(browser, "status")[0].text, what="page")
+        ann_moves(6)  # the spectator's stream carries these, and greedy's answers
+        latest = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+        _wait(
+            browser,
+            lambda: (
+                int(_by_testid(browser, "status")[0].get_attribute("data-version") or 0)
+                >= latest["version"]
+            ),
+            what="the latest version",
+        )
+        time.sleep(0.3)
+        public = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["view"]
+        hands = [requests.get(f"{base}/v1/games/{game_id}", headers=headers, timeout=10).json()]
+        assert public["seats"][0]["hand_size"] > 0 and "hand" in hands[0]["view"]
+        shown = Counter(
+            browser.execute_script(
+                "return [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)"
+            )
+        )
+        assert not _by_testid(browser, "hand") and not _by_testid(browser, "moves")[0].text
+        assert shown - _public_cards(public) == Counter(), "a card the public cannot see"
+        answers = browser.execute_script("return window.__answers")
+        assert any("/stream" in a["url"] for a in answers)
+        for answer in answers:
+            for line in answer["body"].splitlines():
+                if not line.strip():
+                    continue
+                for node in _walk(json.loads(line)):
+                    assert not {"hand", "hands", "deck", "removed", "hidden", "seed"} & set(node)
+                    if node.get("type") == "card_drawn" and node.get("source") == "deck":
+                        assert "card" not in node
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
+        _resign(base, game_id, headers)
+
+
+def test_docs_page_is_swagger_ui_whose_try_it_out_calls_this_server(live_stack, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_stack.base_url + "/docs")
+    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="ui")
+    summary = _wait(
+        browser,
+        lambda: [
+            e
+            for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")
+            if e.get_attribute("data-path") == "/v1/bots"
+        ],
+        what="the /v1/bots operation",
+    )
+    summary[0].click()
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".try-out__btn"), what="try")
+    browser.find_element(By.CSS_SELECTOR, ".try-out__btn").click()
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".execute"), what="execute")
+    browser.find_element(By.CSS_SELECTOR, ".execute").click()
+    body = _wait(
+        browser,
+        lambda: [
+            e.text
+            for e in browser.find_elements(By.CSS_SELECTOR, ".live-responses-table .microlight")
+            if "greedy" in e.text
+        ],
+        what="the live answer",
+    )
+    assert "keltis-card" in body[0]
