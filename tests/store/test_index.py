@@ -15,10 +15,10 @@ import pytest
 import redis
 
 from application.games import GameService
+from devtools.redis_servers import RedisServer
 from gamelog.record import STATUSES, GameRecord
 from store import index, keys
 from tests.store import toy_game
-from tests.support.redis_servers import RedisServer
 
 OTHER = "other-race"
 
