@@ -18,6 +18,7 @@ from marshmallow import (
 
 from gamelog.names import name_problem
 from gamelog.record import STATUSES
+from store.cursor import BadCursor, Position
 from tournaments.schedule import FORMATS, ROTATION
 from tournaments.spec import (
     ACCOUNT_PREFIX,
@@ -83,6 +84,19 @@ class Text(fields.String):
         if has_lone_surrogate(text):
             raise self.make_error("surrogate")
         return text
+
+
+class Cursor(fields.String):
+    """An opaque paging cursor (store.cursor), loaded as the Position it names."""
+
+    default_error_messages = {"cursor": "not a cursor this service handed out"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return Position.decode(text)
+        except BadCursor as error:
+            raise self.make_error("cursor") from error
 
 
 class StrictBoolean(fields.Boolean):
@@ -200,14 +214,19 @@ class StreamQuerySchema(Strict):
 class ListQuerySchema(Strict):
     status = Text(validate=validate.OneOf(STATUSES))
     game = Text(validate=validate.Length(min=1, max=40))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class RatingsQuerySchema(Strict):
     game = Text(required=True, validate=validate.Length(min=1, max=40))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class TournamentListQuerySchema(Strict):
+    cursor = Cursor(load_default=None)
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class Entrant(fields.Field):
@@ -259,7 +278,7 @@ class PatchMeSchema(Strict):
 
 class MyGamesQuerySchema(Strict):
     status = Text(validate=validate.OneOf(STATUSES))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
@@ -373,7 +392,7 @@ class GameSummarySchema(Schema):
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class GameBotsSchema(Schema):
@@ -404,7 +423,7 @@ class RatingSchema(LadderRatingSchema):
 class RatingListSchema(Schema):
     game = fields.String()
     ratings = fields.List(fields.Nested(RatingSchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class AccountSchema(Schema):
@@ -441,7 +460,7 @@ class MyGameSchema(Schema):
 
 class MyGamesSchema(Schema):
     games = fields.List(fields.Nested(MyGameSchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class ErrorBodySchema(Schema):
