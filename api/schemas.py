@@ -229,6 +229,20 @@ class TournamentListQuerySchema(Strict):
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
+class ExportQuerySchema(Strict):
+    game = Text(validate=validate.Length(min=1, max=40))
+    status = Text(
+        load_default="finished",
+        validate=validate.OneOf(["finished"], error="only finished games have replays"),
+    )
+    since = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX))
+    until = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX))
+    tournament = Text(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,40}\Z"))
+    account = Text(validate=ACCOUNT_NAME)
+    cursor = Cursor(load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=MAX_INDEX))
+
+
 class Entrant(fields.Field):
     """A tournament entry: a built-in bot's name, or `{"account": name}` (kept as `@name`,
     tournaments.spec)."""

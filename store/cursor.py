@@ -104,16 +104,24 @@ class Pager:
     ) -> tuple[list[str], Position | None]:
         """Up to `limit` members after `after` (from the top when None), highest first, and
         the position to go on from (None when the set holds nothing further)."""
+        members, _, position = self.page_with_scores(key, after, limit)
+        return members, position
+
+    def page_with_scores(
+        self, key: str, after: Position | None, limit: int
+    ) -> tuple[list[str], list[float], Position | None]:
+        """`page`, with each member's score."""
         args = ["0", limit + 1] if after is None else ["1", limit + 1]
         if after is not None:
             args += [score_text(after.score), after.member]
         flat = self.script(keys=[key], args=args)
         pairs = [(_text(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2)]
         members = [member for member, _ in pairs[:limit]]
+        scores = [score for _, score in pairs[:limit]]
         if len(pairs) <= limit:
-            return members, None
+            return members, scores, None
         last_member, last_score = pairs[limit - 1]
-        return members, Position(last_score, last_member)
+        return members, scores, Position(last_score, last_member)
 
 
 def _text(value) -> str:
