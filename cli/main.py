@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "tournament": "cli.tournament:tournament",
     "reindex": "cli.reindex:reindex",
     "ratings": "cli.ratings:ratings",
+    "export": "cli.export:export",
 }
 
 
