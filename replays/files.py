@@ -54,9 +54,9 @@ def dump_replay(replay: dict) -> str:
 
 
 def is_export(path) -> bool:
-    """Whether `path` holds an export (NDJSON, one replay a line: GET /v1/games/export or
-    `keltis export`) rather than one replay: its first line is a whole JSON object (a replay
-    file written by dump_replay opens with a line holding only `{`)."""
+    """Whether `path` holds an export (NDJSON: GET /v1/games/export or `keltis export`)
+    rather than one replay: its first line is a whole JSON object with a `replay` (or the
+    export's last line, `end`). A replay file, even one written on one line, is not."""
     try:
         with open(path, "rb") as file:
             first = file.readline(MAX_FILE_BYTES + 1).strip()
@@ -65,9 +65,10 @@ def is_export(path) -> bool:
     if len(first) < 2 or not first.startswith(b"{") or not first.endswith(b"}"):
         return False
     try:
-        return isinstance(json.loads(first), dict)
+        line = json.loads(first)
     except (ValueError, RecursionError):
         return False
+    return isinstance(line, dict) and ("replay" in line or line.get("end") is True)
 
 
 def export_lines(path) -> Iterator[tuple[int, dict | MalformedReplay | None]]:
