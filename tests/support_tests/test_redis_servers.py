@@ -19,7 +19,7 @@ from devtools.redis_servers import (
     RedisServerStartError,
     no_retry_client,
 )
-from tests.support import ports, redis_servers
+from devtools import ports, redis_servers
 from tests.support_tests.process_probe import process_alive, wait_until_dead
 
 pytestmark = pytest.mark.redis
