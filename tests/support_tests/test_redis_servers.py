@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from devtools import ports, redis_servers
 from devtools.redis_binaries import redis_server_path
 from devtools.redis_servers import (
     InvalidServerOption,
@@ -19,7 +20,6 @@ from devtools.redis_servers import (
     RedisServerStartError,
     no_retry_client,
 )
-from devtools import ports, redis_servers
 from tests.support_tests.process_probe import process_alive, wait_until_dead
 
 pytestmark = pytest.mark.redis
