@@ -12,7 +12,7 @@ from flask import Blueprint, Response
 from api import schemas
 from api.bodies import query
 from api.extensions import service
-from api.streams import ndjson
+from api.streams import ndjson, stream_settings
 from application.export import ExportFilter, export_lines
 from replays.files import dump_replay
 from replays.html import render_html
@@ -34,7 +34,9 @@ def export_games():
     games = service()
     if chosen.tournament is not None:
         TournamentStore(games.client).load(chosen.tournament)  # 404 before the stream starts
-    response = ndjson(export_lines(games, chosen, args["cursor"], args.get("limit")))
+    max_s = stream_settings().max_s
+    lines = export_lines(games, chosen, args["cursor"], args.get("limit"), max_s)
+    response = ndjson(lines)
     response.headers["Content-Disposition"] = 'attachment; filename="games.ndjson"'
     return response
 

@@ -10,7 +10,8 @@ skipped, and so is a game whose log is gone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import orjson
@@ -57,21 +58,30 @@ class ExportFilter:
 
 
 def export_lines(
-    games, chosen: ExportFilter, after: Position | None, limit: int | None = None
+    games,
+    chosen: ExportFilter,
+    after: Position | None,
+    limit: int | None = None,
+    max_s: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[dict]:
     """`{"cursor", "replay"}` per exported game, newest first, after `after`; then one last
-    line `{"end": true, "exported", "next_cursor"}` (next_cursor: where to go on when
-    `limit` cut the export short, else null). `games` is an application.games.GameService."""
+    line `{"end": true, "exported", "next_cursor"}`. next_cursor is null when the walk is
+    over; it is where to go on when `limit` games went out or the export ran `max_s`
+    seconds (a stream's lifetime) first: after the last game looked at, exported or skipped.
+    `games` is an application.games.GameService."""
     exported, last = 0, None
+    ends = None if max_s is None else clock() + max_s
     for game_id, position in candidates(games.client, chosen, after):
-        if limit is not None and exported >= limit:
+        out_of_time = ends is not None and last is not None and clock() >= ends
+        if out_of_time or (limit is not None and exported >= limit):
             yield {"end": True, "exported": exported, "next_cursor": last}
             return
+        last = position.encode()
         try:
             replay = games.replay(game_id)
         except (GameNotFinished, DealSealed, GameNotFound):
             continue
-        last = position.encode()
         exported += 1
         yield {"cursor": last, "replay": replay}
     yield {"end": True, "exported": exported, "next_cursor": None}

@@ -53,7 +53,9 @@ def export(server, game, since, until, tournament, account, limit, output, resum
         target.open("ab" if resume else "wb") as out,
         tqdm(unit=" games", disable=not progress, desc="export") as bar,
     ):
-        while end is None:
+        while end is None or _goes_on(end, limit, walk):
+            if end is not None:  # the server's time for one stream ran out: go on from it
+                walk.cursor, end = end["next_cursor"], None
             page = {**query, **({"cursor": walk.cursor} if walk.cursor else {})}
             if limit is not None:
                 page["limit"] = limit - walk.written
@@ -99,6 +101,11 @@ def _download(requests, server, query, out, bar, walk: Walk) -> dict | None:
             bar.update(1)
     out.flush()
     return None
+
+
+def _goes_on(end: dict, limit: int | None, walk: Walk) -> bool:
+    """Whether an export that ended with `end` has more to give (and is wanted)."""
+    return bool(end.get("next_cursor")) and (limit is None or walk.written < limit)
 
 
 def _error(response) -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from application.export import ExportFilter, export_lines
 from application.games import GameService
 from devtools.finished_games import finish_bot_game
 from replays.verify import verify
 from store.clock import now_ms
+from store.cursor import Position
 from store.tournaments import TournamentStore
 from tournaments.seeds import game_id as tournament_game_id
 from tournaments.seeds import new_tournament_id
@@ -119,3 +121,17 @@ def test_export_refuses_live_statuses_and_malformed_filters(client, query):
     response = client.get(f"/v1/games/export?{query}")
     assert response.status_code == 422
     assert response.json["error"]["code"]
+
+
+def test_an_export_that_runs_out_of_time_ends_with_where_to_go_on(games):
+    """A stream's lifetime (KELTIS_STREAM_MAX_S) bounds an export too: it ends early with a
+    next_cursor, and going on from there gives the rest, none twice."""
+    since = now_ms()
+    finished = [finish_bot_game(games).game_id for _ in range(4)]
+    ticks = iter(range(100))
+    chosen = ExportFilter(since=since)
+    first = list(export_lines(games, chosen, None, max_s=2, clock=lambda: next(ticks)))
+    assert first[-1]["end"] and first[-1]["exported"] == 2 and first[-1]["next_cursor"]
+    rest = list(export_lines(games, chosen, Position.decode(first[-1]["next_cursor"])))
+    assert exported_ids(first + rest) == finished[::-1]
+    assert rest[-1] == {"end": True, "exported": 2, "next_cursor": None}
