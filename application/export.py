@@ -5,7 +5,9 @@ so the export holds one page of ids and one replay, however many games it covers
 yielded line carries the cursor of its game: an export cut short resumes after the last
 line it wrote. Only replays the API would serve go out: a live game has none (R2) and a
 game of a duplicate deal stays sealed until its deal is over (application.seals); both are
-skipped, and so is a game whose log is gone.
+skipped, and so is any game whose replay GET .../replay would refuse (its log gone, or not
+readable as a replay: a game type this server does not know), so one bad game never breaks
+the stream.
 """
 
 from __future__ import annotations
@@ -16,13 +18,12 @@ from dataclasses import dataclass
 
 import orjson
 
-from application.errors import GameNotFound
-from replays.errors import GameNotFinished
+from domain.errors import KeltisError
+from replays.errors import ReplayError
 from store import keys
 from store.accounts import fold
 from store.cursor import Pager, Position
 from store.tournaments import TournamentStore
-from tournaments.errors import DealSealed
 from tournaments.seeds import game_id as tournament_game_id
 
 PAGE = 100  # ids read from the index at a time
@@ -80,7 +81,7 @@ def export_lines(
         last = position.encode()
         try:
             replay = games.replay(game_id)
-        except (GameNotFinished, DealSealed, GameNotFound):
+        except (KeltisError, ReplayError):  # refused as GET .../replay would refuse it
             continue
         exported += 1
         yield {"cursor": last, "replay": replay}

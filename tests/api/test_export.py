@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from application.bots import play_out
 from application.export import ExportFilter, export_lines
 from application.games import GameService
 from devtools.finished_games import finish_bot_game
@@ -13,6 +14,7 @@ from replays.verify import verify
 from store.clock import now_ms
 from store.cursor import Position
 from store.tournaments import TournamentStore
+from tests.store import toy_game
 from tournaments.seeds import game_id as tournament_game_id
 from tournaments.seeds import new_tournament_id
 from tournaments.spec import make_spec
@@ -135,3 +137,20 @@ def test_an_export_that_runs_out_of_time_ends_with_where_to_go_on(games):
     rest = list(export_lines(games, chosen, Position.decode(first[-1]["next_cursor"])))
     assert exported_ids(first + rest) == finished[::-1]
     assert rest[-1] == {"end": True, "exported": 2, "next_cursor": None}
+
+
+def test_a_game_whose_replay_cannot_be_built_is_skipped_not_the_stream_broken(
+    client, games, monkeypatch
+):
+    """A finished game of a game type this server no longer knows has no replay (its log
+    names unknown rules): the export leaves it out and goes on."""
+    since = now_ms()
+    gone = toy_game.register(monkeypatch)
+    record, _, _ = games.create(gone, [{"bot": "first"}, {"bot": "first"}], {})
+    entries, after = play_out(record, now_ms())
+    assert games.append_batch(record, entries, after) and after.finished
+    monkeypatch.undo()  # the game type is gone
+    kept = finish_bot_game(games).game_id
+    lines = export(client, since=since)
+    assert exported_ids(lines) == [kept]
+    assert lines[-1] == {"end": True, "exported": 1, "next_cursor": None}
