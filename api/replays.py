@@ -1,4 +1,5 @@
-"""Replays over HTTP: a finished game's replay (JSON download) and its viewer page.
+"""Replays over HTTP: a finished game's replay (JSON download), its viewer page, and the
+bulk export of finished games' replays (NDJSON, application.export).
 
 A live game has no replay (R2): 409 `game_not_finished`, and nothing of the game's hidden
 information is built or sent.
@@ -8,11 +9,36 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from api import schemas
+from api.bodies import query
 from api.extensions import service
+from api.streams import ndjson, stream_settings
+from application.export import ExportFilter, export_lines
 from replays.files import dump_replay
 from replays.html import render_html
+from store.tournaments import TournamentStore
 
 blueprint = Blueprint("replays", __name__, url_prefix="/v1/games")
+
+
+@blueprint.get("/export")
+def export_games():
+    args = query(schemas.use(schemas.ExportQuerySchema))
+    chosen = ExportFilter(
+        game=args.get("game"),
+        since=args.get("since"),
+        until=args.get("until"),
+        tournament=args.get("tournament"),
+        account=args.get("account"),
+    )
+    games = service()
+    if chosen.tournament is not None:
+        TournamentStore(games.client).load(chosen.tournament)  # 404 before the stream starts
+    max_s = stream_settings().max_s
+    lines = export_lines(games, chosen, args["cursor"], args.get("limit"), max_s)
+    response = ndjson(lines)
+    response.headers["Content-Disposition"] = 'attachment; filename="games.ndjson"'
+    return response
 
 
 @blueprint.get("/<game_id>/replay")

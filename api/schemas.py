@@ -18,6 +18,7 @@ from marshmallow import (
 
 from gamelog.names import name_problem
 from gamelog.record import STATUSES
+from store.cursor import BadCursor, Position
 from tournaments.schedule import FORMATS, ROTATION
 from tournaments.spec import (
     ACCOUNT_PREFIX,
@@ -83,6 +84,19 @@ class Text(fields.String):
         if has_lone_surrogate(text):
             raise self.make_error("surrogate")
         return text
+
+
+class Cursor(fields.String):
+    """An opaque paging cursor (store.cursor), loaded as the Position it names."""
+
+    default_error_messages = {"cursor": "not a cursor this service handed out"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return Position.decode(text)
+        except BadCursor as error:
+            raise self.make_error("cursor") from error
 
 
 class StrictBoolean(fields.Boolean):
@@ -205,14 +219,33 @@ class StreamQuerySchema(Strict):
 class ListQuerySchema(Strict):
     status = Text(validate=validate.OneOf(STATUSES))
     game = Text(validate=validate.Length(min=1, max=40))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class RatingsQuerySchema(Strict):
     game = Text(required=True, validate=validate.Length(min=1, max=40))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class TournamentListQuerySchema(Strict):
+    cursor = Cursor(load_default=None)
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class ExportQuerySchema(Strict):
+    game = Text(validate=validate.Length(min=1, max=40))
+    status = Text(
+        load_default="finished",
+        validate=validate.OneOf(["finished"], error="only finished games have replays"),
+    )
+    since = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX))
+    until = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX))
+    tournament = Text(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,40}\Z"))
+    account = Text(validate=ACCOUNT_NAME)
+    cursor = Cursor(load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=MAX_INDEX))
 
 
 class Entrant(fields.Field):
@@ -264,7 +297,7 @@ class PatchMeSchema(Strict):
 
 class MyGamesQuerySchema(Strict):
     status = Text(validate=validate.OneOf(STATUSES))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INDEX))
+    cursor = Cursor(load_default=None)
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
@@ -379,7 +412,7 @@ class GameSummarySchema(Schema):
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class GameBotsSchema(Schema):
@@ -410,7 +443,7 @@ class RatingSchema(LadderRatingSchema):
 class RatingListSchema(Schema):
     game = fields.String()
     ratings = fields.List(fields.Nested(RatingSchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class AccountSchema(Schema):
@@ -447,7 +480,7 @@ class MyGameSchema(Schema):
 
 class MyGamesSchema(Schema):
     games = fields.List(fields.Nested(MyGameSchema))
-    next_cursor = fields.Integer(allow_none=True)
+    next_cursor = fields.String(allow_none=True)
 
 
 class ErrorBodySchema(Schema):

@@ -46,6 +46,13 @@ def create_tournament():
     return response
 
 
+@blueprint.get("")
+def list_tournaments():
+    args = query(schemas.use(schemas.TournamentListQuerySchema))
+    found, next_cursor = use_cases.list_tournaments(_store(), args["cursor"], args["limit"])
+    return jsonify({"tournaments": found, "next_cursor": next_cursor})
+
+
 @blueprint.post("/<tournament_id>/cancel")
 def cancel_tournament(tournament_id: str):
     found = open_tournaments.cancel(service(), _store(), tournament_id, bearer_token())

@@ -23,6 +23,7 @@ from domain.registry import game_names
 from store import keys
 from store.accounts import AccountRecord, AccountStore
 from store.clock import now_ms
+from store.cursor import Position
 from store.index import IN_PLAY
 
 SECRET_BYTES = 24  # 192 random bits
@@ -99,12 +100,12 @@ class AccountService:
         return NewAccount(record, key, secret)
 
     def games(
-        self, record: AccountRecord, status: str | None, offset: int, limit: int
-    ) -> tuple[list[dict], int | None]:
+        self, record: AccountRecord, status: str | None, after: Position | None, limit: int
+    ) -> tuple[list[dict], str | None]:
         """One page of the account's games, newest first: `status` "active" lists the games
         in play (active or final round), another status filters by it, None lists all."""
         playing = status == "active"
-        ids, total = self.store.game_ids(record.name, playing, offset, limit)
+        ids, position = self.store.game_ids(record.name, playing, after, limit)
         found = []
         summaries = self.client.hmget(keys.game_summaries(), ids) if ids else []
         for raw in summaries:
@@ -116,8 +117,7 @@ class AccountService:
             if not playing and status is not None and summary["status"] != status:
                 continue
             found.append(_my_game(summary, record.name))
-        end = offset + len(ids)
-        return found, end if total > end else None
+        return found, position.encode() if position else None
 
 
 def _my_game(summary: dict, name: str) -> dict:

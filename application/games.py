@@ -192,8 +192,10 @@ class GameService:
         """A listener woken on each new version of a game the account holds a seat in."""
         return self.notices.listen(keys.account_channel(name.lower()))
 
-    def list_games(self, status, game, offset, limit):
-        return index.list_games(self.client, status, game, offset, limit)
+    def list_games(self, status, game, after, limit):
+        """A page of game summaries after a cursor position (store.index.list_games)."""
+        found, position = index.list_games(self.client, status, game, after, limit)
+        return found, position.encode() if position else None
 
     def replay(self, game_id: str) -> dict:
         """The replay of a finished game; GameNotFound, or GameNotFinished for a live game

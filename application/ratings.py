@@ -8,6 +8,7 @@ import redis
 from application.errors import UnknownGame
 from domain.registry import game_names
 from ladder.fold import Rating
+from store.cursor import Position
 from store.ladder import LadderStore
 
 
@@ -24,13 +25,13 @@ def shown(rating: Rating) -> dict:
 
 
 def ratings_page(
-    client: redis.Redis, game: str, offset: int, limit: int
-) -> tuple[list[dict], int | None]:
-    """One page of a game type's ratings, highest ordinal first, and the next offset."""
+    client: redis.Redis, game: str, after: Position | None, limit: int
+) -> tuple[list[dict], str | None]:
+    """One page of a game type's ratings, highest ordinal first, and the next cursor."""
     if game not in game_names():
         raise UnknownGame(f"unknown game {game!r}")
-    found, next_offset = LadderStore(client).board(game, offset, limit)
-    return [shown(rating) for rating in found], next_offset
+    found, position = LadderStore(client).board(game, after, limit)
+    return [shown(rating) for rating in found], position.encode() if position else None
 
 
 def account_ratings(client: redis.Redis, name: str) -> dict[str, dict]:

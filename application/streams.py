@@ -180,7 +180,7 @@ def _playing(
 ) -> list[GameRecord]:
     """The account's games in play (from its index), and `also` (games the stream saw in
     play, which may have finished since)."""
-    ids, _ = service.accounts.game_ids(account.name, True, 0, MAX_GAMES)
+    ids, _ = service.accounts.game_ids(account.name, True, None, MAX_GAMES)
     return _records(service, dict.fromkeys([*ids, *also]))
 
 

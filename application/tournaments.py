@@ -30,6 +30,7 @@ from replays.build import build_replay
 from replays.files import dump_replay
 from store import tokens
 from store.accounts import AccountStore
+from store.cursor import Position
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
 from tournaments import errors, seeds
 from tournaments.schedule import DUPLICATE, ROTATION
@@ -43,7 +44,13 @@ from tournaments.spec import (
     new_salt,
 )
 from tournaments.standings import GameOutcome, entry_labels
-from tournaments.summary import Progress, compute_table, export_document, summary
+from tournaments.summary import (
+    Progress,
+    compute_table,
+    export_document,
+    status_of,
+    summary,
+)
 
 MAX_APPEND_ATTEMPTS = 5
 ORGANISER_PREFIX = "kt_"
@@ -141,6 +148,36 @@ def describe(store: TournamentStore, tid: str, with_outcomes: bool = False) -> d
         tid, spec, created_at, counts, table, finished_at, store.archive_state(tid), cancelled_at
     )
     return export_document(found, spec, outcomes) if with_outcomes else found
+
+
+def list_tournaments(
+    store: TournamentStore, after: Position | None, limit: int
+) -> tuple[list[dict], str | None]:
+    """A page of tournaments, newest first, after a cursor position: each one's spec in
+    brief, status and progress (no standings; GET /v1/tournaments/{id} has them), and the
+    next cursor (None at the end)."""
+    ids, position = store.page(after, limit)
+    found = []
+    for tid in ids:
+        spec, created_at = store.load(tid)
+        meta = store.meta(tid)
+        cancelled_at = int(meta["cancelled_at"]) if "cancelled_at" in meta else None
+        done = store.done(tid)
+        counts = progress_counts(store, tid, spec, done, cancelled_at is not None)
+        found.append(
+            {
+                "id": tid,
+                "game": spec.game,
+                "format": spec.format,
+                "games": spec.games,
+                "status": status_of(spec, done, cancelled_at is not None),
+                "progress": counts.to_dict(spec.games),
+                "created_at": created_at,
+                "finished_at": int(meta["finished_at"]) if "finished_at" in meta else None,
+                "cancelled_at": cancelled_at,
+            }
+        )
+    return found, position.encode() if position else None
 
 
 def progress_counts(

@@ -12,6 +12,7 @@ MODULES = [
     "bench.api",
     "bench.security",
     "bench.listing",
+    "bench.export",
     "bench.tournament",
     "bench.fairness",
     "bench.duplicate",

@@ -13,7 +13,7 @@ import statistics
 import threading
 import time
 
-from tests.support.redis_servers import APPENDFSYNC_MODES, RedisServer
+from devtools.redis_servers import APPENDFSYNC_MODES, RedisServer
 
 ENTRY_BYTES = 200
 SECONDS_PER_MODE = 2.0

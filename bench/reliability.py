@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import time
 
-from tests.reliability.fault_proof import (
+from devtools.redis_servers import RedisServer
+from devtools.reliability.fault_proof import (
     run_redis_kills,
     run_tournament_kills,
     run_worker_kills,
 )
-from tests.reliability.leak_scan import scan_games_parallel
-from tests.reliability.race_proof import CLIENTS, run_bot_race, run_http_race
-from tests.reliability.web import WebServer
-from tests.support.redis_servers import RedisServer
+from devtools.reliability.leak_scan import scan_games_parallel
+from devtools.reliability.race_proof import CLIENTS, run_bot_race, run_http_race
+from devtools.reliability.web import WebServer
 
 RACE_ROUNDS = 10
 FUZZ_EXAMPLES_PER_OPERATION = 120
@@ -70,7 +70,7 @@ def redis_kills() -> None:
 
 def fuzz() -> None:
     from api import create_app
-    from tests.reliability.fuzz_api import fuzz_app
+    from devtools.reliability.fuzz_api import fuzz_app
 
     with RedisServer() as server:
         app = create_app(

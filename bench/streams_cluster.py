@@ -10,9 +10,9 @@ import os
 
 from bench.api import served_stack
 from bench.streams import CONNECTIONS, measure
-from tests.support.redis_binaries import system_redis_server
-from tests.support.redis_cluster import RedisClusterHarness
-from tests.support.redis_servers import RedisServer
+from devtools.redis_binaries import system_redis_server
+from devtools.redis_cluster import RedisClusterHarness
+from devtools.redis_servers import RedisServer
 
 
 def run() -> None:

@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "reindex": "cli.reindex:reindex",
     "ratings": "cli.ratings:ratings",
     "games": "cli.games:games",
+    "export": "cli.export:export",
 }
 
 

@@ -11,7 +11,7 @@ import sys
 import click
 
 from replays.errors import ReplayError
-from replays.files import load_replay
+from replays.files import export_lines, is_export, load_replay
 from replays.shown import escape, one_line
 from replays.verify import verify as verify_replay
 
@@ -48,10 +48,47 @@ def _write(target, text: str) -> None:
 @replay.command()
 @click.argument("file", type=click.Path())
 def verify(file):
-    """Check the hash chain, the seed and every move; exit 1 naming the first bad entry."""
+    """Check the hash chain, the seed and every move; exit 1 naming the first bad entry.
+
+    An export (NDJSON, one replay a line: `keltis export`) has every line verified, one
+    line per failure (the first MAX_FAILURES_SHOWN) and a summary at the end; exit 1 if any
+    line fails."""
+    if is_export(file):
+        sys.exit(_verify_export(file))
     report = verify_replay(_load(file))
     _echo(report.line(), err=not report.ok)
     sys.exit(0 if report.ok else 1)
+
+
+MAX_FAILURES_SHOWN = 20
+
+
+def _verify_export(file) -> int:
+    """Verify each line of an export file; the exit status."""
+    verified = failed = 0
+    try:
+        for number, replay in export_lines(file):
+            if replay is None:
+                continue
+            if isinstance(replay, ReplayError):
+                report_line = f"FAILED [format]: {replay.message}"
+            else:
+                report = verify_replay(replay)
+                if report.ok:
+                    verified += 1
+                    continue
+                report_line = report.line()
+            failed += 1
+            if failed <= MAX_FAILURES_SHOWN:
+                _echo(one_line(f"line {number}: {report_line}"), err=True)
+    except OSError as error:
+        raise _fail(f"cannot read {file}: {error.strerror or error}") from None
+    if failed > MAX_FAILURES_SHOWN:
+        _echo(f"... and {failed - MAX_FAILURES_SHOWN} more failed lines", err=True)
+    total = verified + failed
+    summary = f"{total} replays: {verified} verified, {failed} failed"
+    _echo(("OK: " if failed == 0 else "FAILED: ") + summary, err=failed > 0)
+    return 0 if failed == 0 and total > 0 else 1
 
 
 @replay.command()

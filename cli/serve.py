@@ -108,11 +108,15 @@ def ensure_port_free(host: str, port: int) -> None:
     """RuntimeError when something listens on the port already.
 
     With SO_REUSEPORT (WEB_OPTIONS) a second server of the same user would otherwise share
-    the port silently instead of failing to bind.
+    the port silently instead of failing to bind. The probe binds the way gunicorn does,
+    with SO_REUSEADDR (but not SO_REUSEPORT): sockets of a stopped server left in TIME_WAIT
+    do not count, a listening socket does.
     """
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
+            probe.listen(1)
         except OSError as error:
             raise RuntimeError(f"{host}:{port} is in use") from error
 

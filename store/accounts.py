@@ -15,6 +15,7 @@ from redis.cluster import RedisCluster
 
 from store import keys
 from store.codec import text
+from store.cursor import Pager, Position
 from store.eventstore import load_script
 
 
@@ -116,13 +117,11 @@ class AccountStore:
             pipe.zcard(keys.account_games_of(folded, game))
         return dict(zip(games, pipe.execute(), strict=True))
 
-    def game_ids(self, name: str, playing: bool, offset: int, limit: int) -> tuple[list[str], int]:
-        """One page of the account's game ids, newest first (only those in play when
-        `playing`), and the set's size."""
+    def game_ids(
+        self, name: str, playing: bool, after: Position | None, limit: int
+    ) -> tuple[list[str], Position | None]:
+        """One page of the account's game ids after a cursor position, newest first (only
+        those in play when `playing`), and the position to go on from (store.cursor)."""
         folded = fold(name)
         key = keys.account_playing(folded) if playing else keys.account_games(folded)
-        pipe = self.client.pipeline(transaction=False)
-        pipe.zrevrange(key, offset, offset + limit - 1)
-        pipe.zcard(key)
-        ids, total = pipe.execute()
-        return [text(i) for i in ids], total
+        return Pager(self.client).page(key, after, limit)

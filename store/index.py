@@ -7,6 +7,7 @@ import redis
 
 from gamelog.record import STATUSES, GameRecord
 from store import keys
+from store.cursor import Pager, Position
 
 
 def summary(record: GameRecord) -> dict:
@@ -202,22 +203,26 @@ def _bot_due(record: GameRecord) -> bool:
 
 
 def list_games(
-    client: redis.Redis, status: str | None, game: str | None, offset: int, limit: int
-) -> tuple[list[dict], int | None]:
-    """Summaries, newest first, filtered; returns them and the next offset (None at the end).
+    client: redis.Redis,
+    status: str | None,
+    game: str | None,
+    after: Position | None,
+    limit: int,
+) -> tuple[list[dict], Position | None]:
+    """Summaries, newest first, filtered; returns them and the position to go on from (None
+    at the end).
 
     The filter picks one sorted set (every game, by status, by game, or by both), so a page
-    reads `limit` ids and their summaries however many games are stored. The offset counts
-    entries of that set. A summary that no longer matches the filter (its status changed
-    between the two reads) is left out of the page.
+    reads `limit` ids and their summaries however many games are stored. The walk goes by
+    (created_at, id) (store.cursor): a game is never listed twice, and a game created during
+    the walk is not listed. A status filter lists a game that has the status when the walk
+    reaches it; one whose status moved it out of the set before that is not listed (it
+    would have been listed had the walk reached it first). A summary that no longer matches
+    the filter (its status changed between the two reads) is left out of the page.
     """
-    key = listing_key(status, game)
-    pipe = client.pipeline(transaction=False)
-    pipe.zrevrange(key, offset, offset + limit - 1)
-    pipe.zcard(key)
-    ids, total = pipe.execute()
+    ids, next_position = Pager(client).page(listing_key(status, game), after, limit)
     if not ids:
-        return [], None
+        return [], next_position
     found = []
     for item in client.hmget(keys.game_summaries(), ids):
         if item is None:
@@ -225,8 +230,7 @@ def list_games(
         data = orjson.loads(item)
         if (status is None or data["status"] == status) and (game is None or data["game"] == game):
             found.append(data)
-    end = offset + len(ids)
-    return found, end if total > end else None
+    return found, next_position
 
 
 def listing_key(status: str | None, game: str | None) -> str:

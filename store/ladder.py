@@ -25,6 +25,7 @@ from ladder.entries import LadderEntry, participant_id
 from ladder.fold import Key, Rating, fold
 from store import keys
 from store.codec import text
+from store.cursor import Pager, Position
 from store.eventstore import load_script
 
 FOLD_BATCH = 200  # entries folded per check-and-set
@@ -183,18 +184,18 @@ class LadderStore:
 
     # ----- reading ---------------------------------------------------------------------
 
-    def board(self, game: str, offset: int, limit: int) -> tuple[list[Rating], int | None]:
-        """One page of a game type's ratings by ordinal, best first, and the next offset."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.zrevrange(keys.ladder_board(game), offset, offset + limit - 1)
-        pipe.zcard(keys.ladder_board(game))
-        ids, total = pipe.execute()
+    def board(
+        self, game: str, after: Position | None, limit: int
+    ) -> tuple[list[Rating], Position | None]:
+        """One page of a game type's ratings by ordinal, best first, after a cursor position,
+        and the position to go on from (store.cursor: by (ordinal, participant); a rating
+        that changes during the walk moves in the order, so it may be met again or missed)."""
+        ids, position = Pager(self.client).page(keys.ladder_board(game), after, limit)
         if not ids:
-            return [], None
+            return [], position
         raw = self.client.hmget(keys.ladder_ratings(game), ids)
         found = [Rating.from_dict(orjson.loads(item)) for item in raw if item is not None]
-        end = offset + len(ids)
-        return found, end if total > end else None
+        return found, position
 
     def account_ratings(self, name: str, games: Iterable[str]) -> dict[str, Rating]:
         """An account's rating per game type it has one in."""

@@ -18,6 +18,7 @@ import redis
 from store import keys
 from store.clock import now_ms
 from store.codec import text
+from store.cursor import Pager, Position
 from tournaments.errors import TournamentNotFound
 from tournaments.seeds import TOURNAMENT_ID_PATTERN
 from tournaments.spec import TournamentSpec
@@ -89,6 +90,11 @@ class TournamentStore:
             raise TournamentNotFound("no tournament with this id")
         data = json.loads(raw)
         return TournamentSpec.from_dict(data), int(data["created_at"])
+
+    def page(self, after: Position | None, limit: int) -> tuple[list[str], Position | None]:
+        """Tournament ids, newest first, after a cursor position (store.cursor), and the
+        position to go on from."""
+        return Pager(self.client).page(keys.tournaments_by_created(), after, limit)
 
     def running(self) -> list[str]:
         """Ids of the tournaments with unfinished games."""

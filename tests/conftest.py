@@ -12,6 +12,25 @@ import pytest
 
 pytest_plugins = ["tests.support.fixtures"]
 
+BROWSER_SKIP = "chromium"  # in the reason of tests/replays/test_html.py's skip
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The run's last lines say when the viewer's browser tests were skipped (no Chromium),
+    with the command that installs it, instead of leaving them among the other skips."""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if BROWSER_SKIP in str(getattr(report, "longrepr", "")).lower()
+    ]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} browser test(s) of the replay viewer were SKIPPED: no Chromium. "
+            "Install it with: sudo apt-get install -y chromium chromium-driver",
+            yellow=True,
+            bold=True,
+        )
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory) -> str:

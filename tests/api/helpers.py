@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from devtools.picks import rotating_pick
+
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
@@ -28,19 +30,6 @@ def start_humans(client, game: str, names: list[str]) -> tuple[str, dict[int, st
         assert joined.status_code == 200, joined.json
         tokens[seat] = joined.json["token"]
     return created["id"], tokens
-
-
-def rotating_pick(moves: list[dict], count: int) -> dict:
-    """A deterministic pick that varies over the game and always gets it to its end.
-
-    Draw steps take the deck at least two times in three (pile draws too, for coverage),
-    so the deck runs out (E2) even if the other picks never close a row.
-    """
-    if count % 3:
-        for move in moves:
-            if move.get("action") == "draw" and move.get("source") == "deck":
-                return move
-    return moves[count % len(moves)]
 
 
 def play_to_end(

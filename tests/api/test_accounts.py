@@ -249,7 +249,9 @@ def test_my_games_lists_games_in_play_with_my_turn(client, toy):
     every = client.get("/v1/me/games", headers=bearer(key)).json["games"]
     assert waiting["id"] in {g["id"] for g in every}
     page = client.get("/v1/me/games?limit=1", headers=bearer(key)).json
-    assert len(page["games"]) == 1 and page["next_cursor"] == 1
+    assert len(page["games"]) == 1 and isinstance(page["next_cursor"], str)
+    rest = client.get(f"/v1/me/games?cursor={page['next_cursor']}", headers=bearer(key)).json
+    assert [g["id"] for g in page["games"] + rest["games"]] == [g["id"] for g in every]
     assert client.get("/v1/me/games").status_code == 401
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from tests.reliability.web import WebServer
+from devtools.reliability.web import WebServer
 
 
 @pytest.fixture(scope="module")

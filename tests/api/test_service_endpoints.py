@@ -53,8 +53,8 @@ def test_games_are_listed_newest_first_with_filters_and_pages(client, toy):
     active, _ = start_humans(client, toy, ["a", "b"])
     listed = client.get(f"/v1/games?game={toy}&limit=2").json
     assert [g["id"] for g in listed["games"]] == [active, waiting]
-    assert listed["next_cursor"] == 2
-    following = client.get(f"/v1/games?game={toy}&limit=1&cursor=2").json
+    assert isinstance(listed["next_cursor"], str)
+    following = client.get(f"/v1/games?game={toy}&limit=1&cursor={listed['next_cursor']}").json
     assert following["games"][0]["id"] == oldest
     only_waiting = client.get(f"/v1/games?game={toy}&status=waiting&limit=2").json
     assert [g["id"] for g in only_waiting["games"]] == [waiting, oldest]

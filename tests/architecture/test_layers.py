@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = {
     "domain", "gamelog", "tournaments", "replays", "store", "application", "api", "workers",
-    "cli", "bench", "ladder",
+    "cli", "bench", "ladder", "devtools",
 }  # fmt: skip
 ALLOWED = {
     "domain": {"domain"},
@@ -45,7 +45,7 @@ ALLOWED = {
 }
 
 
-def imported_packages(path: Path) -> set[str]:
+def imported_packages(path: Path, project: set[str] = PROJECT) -> set[str]:
     """The project's top-level packages that one module imports, anywhere in it."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -55,7 +55,7 @@ def imported_packages(path: Path) -> set[str]:
             names = [node.module]
         else:
             continue
-        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PROJECT)
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in project)
     return found
 
 
@@ -84,3 +84,15 @@ def test_no_job_is_named_by_a_string():
 def test_every_benchmark_module_imports(module):
     """`make bench` imports each module by name: none may point at a module that moved."""
     importlib.import_module(f"bench.{module}")
+
+
+@pytest.mark.parametrize("package", ["bench", "devtools"])
+def test_benchmarks_and_their_harnesses_import_nothing_from_tests(package):
+    """`python -m bench` runs from an installed project: what it shares with the tests lives
+    in `devtools`, never under `tests/`."""
+    reaching = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if imported_packages(path, {"tests"})
+    ]
+    assert reaching == []

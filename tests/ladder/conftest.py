@@ -10,7 +10,7 @@ from application.accounts import AccountService
 from application.bots import play_bot_turns
 from application.games import GameService
 from application.webhooks_policy import WebhookPolicy
-from tests.support.redis_servers import RedisServer
+from devtools.redis_servers import RedisServer
 
 CARD = "keltis-card"
 DICE = "keltis-dice"

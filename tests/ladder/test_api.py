@@ -62,11 +62,11 @@ def test_ratings_are_listed_by_ordinal_best_first_one_page_at_a_time(http, games
     rows = {(row["name"], row["bot"]): row for row in whole["ratings"]}
     assert rows[("Alpha", False)]["games"] == 3 and rows[("greedy", True)]["games"] == 4
     assert whole["ratings"][-1]["name"] == "Alpha"
-    paged, cursor = [], 0
+    paged, cursor = [], {}
     while cursor is not None:
-        page = http.get("/v1/ratings", query_string={"game": CARD, "limit": 2, "cursor": cursor})
+        page = http.get("/v1/ratings", query_string={"game": CARD, "limit": 2, **cursor})
         paged += page.json["ratings"]
-        cursor = page.json["next_cursor"]
+        cursor = page.json["next_cursor"] and {"cursor": page.json["next_cursor"]}
     assert paged == whole["ratings"]
     profile = http.get("/v1/accounts/alpha").json
     assert profile["ratings"][CARD] == {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reliability.web import WebServer
+from devtools.reliability.web import WebServer
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,14 @@ import pytest
 import requests
 
 from api import create_app
+from devtools.picks import rotating_pick
+from devtools.redis_servers import RedisServer
+from devtools.reliability.fault_proof import sigkill, start_worker
+from devtools.reliability.logcheck import check_log, verify_finished, view_of_fold
+from devtools.reliability.web import WebServer
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
 from tests.api.contract import install_requests_hook
-from tests.api.helpers import rotating_pick
-from tests.reliability.fault_proof import sigkill, start_worker
-from tests.reliability.logcheck import check_log, verify_finished, view_of_fold
-from tests.reliability.web import WebServer
-from tests.support.redis_servers import RedisServer
 
 CARD = "keltis-card"
 

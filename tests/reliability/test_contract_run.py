@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from devtools.reliability.web import WebServer
 from tests.reliability.contract_run import run_contract
-from tests.reliability.web import WebServer
 
 MAX_EXAMPLES = 2  # per operation and phase: some 500 requests, 1-2 minutes on 2 busy cores
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from api.presenters import move_result
 from application.games import GameService
+from devtools.reliability.fault_proof import run_redis_kills, run_tournament_kills, run_worker_kills
+from devtools.reliability.logcheck import check_log
+from devtools.reliability.web import WebServer
 from store import keys
-from tests.reliability.fault_proof import run_redis_kills, run_tournament_kills, run_worker_kills
-from tests.reliability.logcheck import check_log
-from tests.reliability.web import WebServer
 
 
 def test_games_survive_sigkilled_bot_workers(redis_server_factory):

@@ -4,7 +4,7 @@ Flask app over the real Redis; no 5xx, and no answer outside the contract."""
 from __future__ import annotations
 
 from api import create_app
-from tests.reliability.fuzz_api import fuzz_app, fuzz_hostile_bodies
+from devtools.reliability.fuzz_api import fuzz_app, fuzz_hostile_bodies
 
 EXAMPLES_PER_OPERATION = 120  # x ~18 operations, minus operations without invalid inputs
 

@@ -7,13 +7,13 @@ import os
 import pytest
 
 from api import create_app, presenters
-from domain.dice.state import FACES
-from tests.reliability.leak_scan import (
+from devtools.reliability.leak_scan import (
     LeakReport,
     scan_games,
     scan_games_parallel,
     scan_http_game,
 )
+from domain.dice.state import FACES
 
 # 500 per the issue; KELTIS_LEAK_GAMES lowers it for a quick local run (never in CI).
 GAMES_PER_KIND = int(os.environ.get("KELTIS_LEAK_GAMES", "500"))

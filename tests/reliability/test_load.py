@@ -15,6 +15,7 @@ from api.meta import SharedPing
 from bench.load import create_game, games_for, mix
 from bench.loadgen import NotLoopback, burst, loopback_address
 from cli.serve import WEB_CONNECTIONS, gunicorn_command, web_pool_size
+from devtools.reliability.web import WebServer
 from store.connection import (
     POOL_SIZE_ENV,
     POOL_TIMEOUT_ENV,
@@ -22,7 +23,6 @@ from store.connection import (
     queue_client,
     store_client,
 )
-from tests.reliability.web import WebServer
 
 SIMULTANEOUS = 400
 POLL_WAIT_S = 2

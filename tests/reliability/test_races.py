@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import redis
 
-from tests.reliability.race_proof import CLIENTS, run_bot_race, run_http_race
+from devtools.reliability.race_proof import CLIENTS, run_bot_race, run_http_race
 
 
 def test_64_clients_racing_moves_get_exactly_one_accept_per_version(web, redis_url):

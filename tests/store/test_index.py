@@ -15,10 +15,11 @@ import pytest
 import redis
 
 from application.games import GameService
+from devtools.redis_servers import RedisServer
 from gamelog.record import STATUSES, GameRecord
 from store import index, keys
+from store.cursor import Position
 from tests.store import toy_game
-from tests.support.redis_servers import RedisServer
 
 OTHER = "other-race"
 
@@ -81,12 +82,13 @@ def status_sets_holding(client, game_id: str, game: str) -> tuple[set[str], set[
 
 def every_page(client, status, game, limit) -> list[str]:
     """Ids of every listed game, page after page, following the cursor."""
-    ids, cursor = [], 0
-    while cursor is not None:
-        page, cursor = index.list_games(client, status, game, cursor, limit)
+    ids, position = [], None
+    while True:
+        page, position = index.list_games(client, status, game, position, limit)
         assert len(page) <= limit
         ids += [g["id"] for g in page]
-    return ids
+        if position is None:
+            return ids
 
 
 @pytest.fixture(scope="module")
@@ -109,14 +111,14 @@ def toy(monkeypatch):
 
 def test_games_list_newest_first_with_a_cursor(client):
     write(client, *((record(f"game{n}", 1000 + n), None) for n in range(5)))
-    page, cursor = index.list_games(client, "waiting", None, 0, 2)
+    page, cursor = index.list_games(client, "waiting", None, None, 2)
     assert [g["id"] for g in page] == ["game4", "game3"]
     rest, end = index.list_games(client, "waiting", "toy-race", cursor, 10)
     assert [g["id"] for g in rest] == ["game2", "game1", "game0"]
     assert end is None
-    assert index.list_games(client, "finished", None, 0, 10) == ([], None)
-    assert index.list_games(client, None, "no-such-game", 0, 10) == ([], None)
-    assert index.list_games(client, None, None, 5, 10) == ([], None)
+    assert index.list_games(client, "finished", None, None, 10) == ([], None)
+    assert index.list_games(client, None, "no-such-game", None, 10) == ([], None)
+    assert index.list_games(client, None, None, Position(1000, "game0"), 10) == ([], None)
 
 
 def test_listings_by_status_by_game_and_by_both_hold_exactly_their_games(client):
@@ -137,12 +139,12 @@ def test_listings_by_status_by_game_and_by_both_hold_exactly_their_games(client)
             assert every_page(client, status, game, 7) == expected, (status, game)
 
 
-def test_the_next_cursor_is_the_offset_after_the_page_and_none_on_the_last_page(client):
+def test_the_next_cursor_is_the_pages_last_game_and_none_on_the_last_page(client):
     write(client, *((listed(f"g{n}", n, "active"), None) for n in range(6)))
-    assert index.list_games(client, "active", None, 0, 4)[1] == 4
-    last, cursor = index.list_games(client, "active", None, 4, 4)
+    assert index.list_games(client, "active", None, None, 4)[1] == Position(2, "g2")
+    last, cursor = index.list_games(client, "active", None, Position(2, "g2"), 4)
     assert ([g["id"] for g in last], cursor) == (["g1", "g0"], None)
-    assert index.list_games(client, "active", None, 0, 6)[1] is None
+    assert index.list_games(client, "active", None, None, 6)[1] is None
 
 
 def test_a_status_change_moves_the_game_to_the_new_status_sets_only(client):
@@ -155,9 +157,9 @@ def test_a_status_change_moves_the_game_to_the_new_status_sets_only(client):
         write(client, (current, before))
         assert status_sets_holding(client, "g", "toy-race") == ({current.status}, {current.status})
         for status in STATUSES:
-            shown = [g["id"] for g in index.list_games(client, status, "toy-race", 0, 10)[0]]
+            shown = [g["id"] for g in index.list_games(client, status, "toy-race", None, 10)[0]]
             assert shown == (["g"] if status == current.status else [])
-    assert index.list_games(client, None, "toy-race", 0, 10)[0][0]["status"] == "finished"
+    assert index.list_games(client, None, "toy-race", None, 10)[0][0]["status"] == "finished"
 
 
 def test_a_following_version_queues_only_the_writes_that_can_change(client):
@@ -214,7 +216,7 @@ def test_the_rebuild_from_the_logs_files_every_game_under_its_status_and_nothing
     assert service.rebuild_index() == 3
     for game_id, status in truth.items():
         assert status_sets_holding(client, game_id, toy) == ({status}, {status})
-        assert [g["id"] for g in service.list_games(status, toy, 0, 10)[0]] == [game_id]
+        assert [g["id"] for g in service.list_games(status, toy, None, 10)[0]] == [game_id]
     assert decoded(client.zrange(keys.games_by_game(toy), 0, -1)) == set(truth)
 
 
@@ -227,17 +229,20 @@ def _render(record, batch, seat):
 
 
 def test_the_entries_read_for_a_page_do_not_grow_with_the_games_stored(server, client):
-    """A page reads its `limit` ids and summaries and one count, however many games exist."""
+    """A page reads its `limit` + 1 ids with their scores and `limit` summaries, however many
+    games exist."""
     counted, reads = counting_client(server)
     write(client, *((listed(f"old{n:04d}", n, "final_round"), None) for n in range(12)))
     write(client, *((listed(f"dice{n:04d}", 20 + n, "finished", OTHER), None) for n in range(12)))
     filters = [("final_round", None), (None, OTHER), ("final_round", "toy-race"), (None, None)]
 
+    second_pages = {f: index.list_games(client, *f, None, 5)[1] for f in filters}
+
     def entries_per_page() -> list[int]:
         found = []
         for status, game in filters:
             reads.clear()
-            page, _ = index.list_games(counted, status, game, 5, 5)
+            page, _ = index.list_games(counted, status, game, second_pages[status, game], 5)
             assert len(page) == 5
             found.append(sum(reads))
         return found
@@ -253,7 +258,7 @@ def test_the_entries_read_for_a_page_do_not_grow_with_the_games_stored(server, c
             ),
         )
     assert entries_per_page() == few
-    assert max(few) <= 2 * 5 + 1
+    assert max(few) <= 3 * 5 + 2  # (id, score) of limit + 1 ids, limit summaries
 
 
 def counting_client(server) -> tuple[redis.Redis, list[int]]:
@@ -285,7 +290,7 @@ def test_the_bot_turn_entry_goes_once_the_bot_has_moved(client):
     assert index.bot_turns_due(client, 10**6) == ["g"]
     write(client, (after, due))
     assert index.bot_turns_due(client, 10**6) == []
-    assert index.list_games(client, None, None, 0, 10)[0][0]["version"] == 2
+    assert index.list_games(client, None, None, None, 10)[0][0]["version"] == 2
 
 
 def test_R2_the_summary_holds_no_seed():
@@ -319,5 +324,5 @@ def test_the_filtered_listings_work_on_a_redis_cluster(redis_cluster):
     assert every_page(cluster, "active", game, 2) == [ids[3], ids[2], ids[0]]
     assert every_page(cluster, "finished", game, 2) == [ids[1]]
     assert status_sets_holding(cluster, ids[1], game) == ({"finished"}, {"finished"})
-    status_page = index.list_games(cluster, "finished", None, 0, 100)[0]
+    status_page = index.list_games(cluster, "finished", None, None, 100)[0]
     assert ids[1] in {g["id"] for g in status_page}

@@ -10,9 +10,9 @@ import uuid
 import pytest
 from redis.crc import key_slot
 
+from devtools.redis_cluster import RedisClusterHarness
 from store import keys, notify
 from tests.support.fixtures import redis7_binary
-from tests.support.redis_cluster import RedisClusterHarness
 
 pytestmark = pytest.mark.redis
 

@@ -140,7 +140,7 @@ def test_a_lost_race_writes_no_index_entry(service, toy, redis_client, monkeypat
             record.game_id, seat_tokens[0], card_move, render, expected_version=record.version
         )
     assert calls == [record.game_id]  # the refused append cost no reload
-    listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
+    listed = {g["id"]: g for g in service.list_games(None, toy, None, 100)[0]}
     assert listed[record.game_id]["version"] == record.version + 1
     assert listed[record.game_id]["to_move"] == 1
 
@@ -158,7 +158,7 @@ def test_a_move_decided_on_a_stale_cached_copy_is_not_appended_nor_indexed(
             record.game_id, seat_tokens[0], card_move, render, expected_version=record.version
         )
     assert redis_client.llen(keys.log(record.game_id)) == record.version + 1
-    listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
+    listed = {g["id"]: g for g in service.list_games(None, toy, None, 100)[0]}
     assert listed[record.game_id]["version"] == record.version + 1
     assert listed[record.game_id]["to_move"] == 1
 
@@ -171,7 +171,7 @@ def test_a_move_on_a_cached_copy_still_needs_the_seats_own_token(service, toy, r
     with pytest.raises(Unauthenticated):
         service.play(record.game_id, forged, card_move, render)
     assert redis_client.llen(keys.log(record.game_id)) == record.version
-    listed = {g["id"]: g for g in service.list_games(None, toy, 0, 100)[0]}
+    listed = {g["id"]: g for g in service.list_games(None, toy, None, 100)[0]}
     assert listed[record.game_id]["version"] == record.version
 
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.support.redis_binaries import system_redis_server
-from tests.support.redis_cluster import RedisClusterHarness
-from tests.support.redis_servers import RedisServer
+from devtools.redis_binaries import system_redis_server
+from devtools.redis_cluster import RedisClusterHarness
+from devtools.redis_servers import RedisServer
 
 
 @pytest.fixture

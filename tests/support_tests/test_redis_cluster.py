@@ -8,8 +8,8 @@ import pytest
 from redis.cluster import RedisCluster
 from redis.exceptions import ClusterCrossSlotError, RedisClusterException
 
-from tests.support.redis_binaries import redis_cli_path
-from tests.support.redis_cluster import SLOT_COUNT, cluster_info, split_slots
+from devtools.redis_binaries import redis_cli_path
+from devtools.redis_cluster import SLOT_COUNT, cluster_info, split_slots
 
 pytestmark = pytest.mark.redis
 

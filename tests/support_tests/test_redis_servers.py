@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.support import ports, redis_servers
-from tests.support.redis_binaries import redis_server_path
-from tests.support.redis_servers import (
+from devtools import ports, redis_servers
+from devtools.redis_binaries import redis_server_path
+from devtools.redis_servers import (
     InvalidServerOption,
     RedisServer,
     RedisServerStartError,
@@ -141,7 +141,7 @@ def _run_child(setup: str, ending: str) -> int:
     script = "\n".join(
         [
             setup,
-            "from tests.support.redis_servers import RedisServer",
+            "from devtools.redis_servers import RedisServer",
             "server = RedisServer().start()",
             "print(server.pid, flush=True)",
             ending,
@@ -169,7 +169,7 @@ def _assert_dies(pid: int) -> None:
 def test_atexit_kills_a_server_its_owner_forgot_to_close():
     # die_with_parent disabled in the child: only the atexit hook can kill the server.
     pid = _run_child(
-        setup="import tests.support.process_reaper as r; r.die_with_parent = lambda: None",
+        setup="import devtools.process_reaper as r; r.die_with_parent = lambda: None",
         ending="",
     )
 

@@ -9,8 +9,8 @@ import zipfile
 
 import pytest
 
+from devtools.tallies import recompute_from_logs
 from replays.verify import verify
-from tests.tournaments.conftest import recompute_from_logs
 
 pytestmark = pytest.mark.redis
 

@@ -12,11 +12,11 @@ from rq.serializers import JSONSerializer
 
 from api import create_app
 from application.jobs import tournament_queue
+from devtools.redis_servers import RedisServer
+from devtools.tallies import recompute_from_logs
 from replays.verify import verify
 from store.keys import tournament_spec as spec_key
 from tests.api.contract import ContractClient
-from tests.support.redis_servers import RedisServer
-from tests.tournaments.conftest import recompute_from_logs
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -10,9 +10,9 @@ import pytest
 from rq import Worker
 
 from application.tournaments import games_of_job
+from devtools.tallies import recompute_from_logs
 from store.keys import tournament_game_job_id as game_job_id
 from store.tournaments import TournamentStore
-from tests.tournaments.conftest import recompute_from_logs
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -22,8 +22,8 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.crc import key_slot
 
-from tests.support.ports import LOOPBACK
-from tests.support.redis_servers import RedisServer, RedisServerError, no_retry_client
+from devtools.ports import LOOPBACK
+from devtools.redis_servers import RedisServer, RedisServerError, no_retry_client
 
 SLOT_COUNT = 16384
 POLL_INTERVAL_S = 0.05

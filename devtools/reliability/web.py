@@ -10,8 +10,8 @@ from pathlib import Path
 import requests
 
 from cli.serve import gunicorn_command
-from tests.support import process_reaper
-from tests.support.ports import LOOPBACK, pick_free_port
+from devtools import process_reaper
+from devtools.ports import LOOPBACK, pick_free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ import redis
 import requests
 
 from application.games import GameService
-from tests.reliability.logcheck import check_log, verify_finished, view_of_fold
+from devtools.reliability.logcheck import check_log, verify_finished, view_of_fold
 
 CLIENTS = 64
 ROUNDS = 10

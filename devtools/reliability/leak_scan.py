@@ -28,16 +28,16 @@ import redis
 from api import presenters
 from application.auth import Actor
 from application.games import GameService
+from devtools.picks import rotating_pick
 from domain.card.cards import NAMES as CARD_NAMES
-from domain.chance import Chance, seed_commitment
+from domain.chance import Chance
 from domain.errors import KeltisError
 from domain.registry import get_rules
 from gamelog.entries import Entry, make_batch
-from gamelog.events import GAME_CREATED
+from gamelog.events import game_created
 from gamelog.record import fold_entries
 from replays.build import build_replay
 from replays.errors import GameNotFinished
-from tests.api.helpers import rotating_pick
 
 CARD = "keltis-card"
 DICE = "keltis-dice"
@@ -156,14 +156,8 @@ class GameScan:
 
     def run(self) -> None:
         options = self.rules.normalize_options({})
-        created = {
-            "type": GAME_CREATED,
-            "game": self.game,
-            "options": options,
-            "players": [{"name": f"bot{s}", "bot": bot} for s, bot in enumerate(self.bots)],
-            "seed_sha256": seed_commitment(self.seed),
-            "hidden": {"seed": self.seed.hex()},
-        }
+        players = [{"name": f"bot{s}", "bot": bot} for s, bot in enumerate(self.bots)]
+        created = game_created(self.game, options, players, self.seed)
         opening = self.rules.start(len(self.bots), options, Chance(self.seed))
         batch = make_batch(1, [created, *opening], 0, None, None)
         record = fold_entries(None, self.game_id, batch)
@@ -283,7 +277,7 @@ def scan_http_game(
     """Play one two-human game over HTTP; after every move, every viewer fetches the state,
     the new events, its legal moves (and every few moves the replay and its page); the
     mover's answer is scanned too."""
-    from tests.reliability.logcheck import read_log
+    from devtools.reliability.logcheck import read_log
 
     body = {"game": game, "players": [{"name": "ann"}, {"name": "bea"}]}
     created = client.post("/v1/games", json=body).get_json()

@@ -23,9 +23,9 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from tests.support import process_reaper
-from tests.support.ports import LOOPBACK, pick_free_port
-from tests.support.redis_binaries import redis_server_path
+from devtools import process_reaper
+from devtools.ports import LOOPBACK, pick_free_port
+from devtools.redis_binaries import redis_server_path
 
 APPENDFSYNC_MODES = ("always", "everysec", "no")
 CONFIG_FILE = "redis.conf"

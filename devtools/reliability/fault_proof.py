@@ -19,9 +19,9 @@ import redis
 import requests
 
 from application.games import GameService
-from tests.api.helpers import rotating_pick
-from tests.reliability.logcheck import check_log, verify_finished
-from tests.support import process_reaper
+from devtools import process_reaper
+from devtools.picks import rotating_pick
+from devtools.reliability.logcheck import check_log, verify_finished
 
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_KEYS = {"code", "message", "rule"}
@@ -298,7 +298,7 @@ def run_tournament_kills(redis_url: str, games: int = 24, kills: int = 2) -> Tou
     """A tournament on workers SIGKILLed while it runs: every game ends with a verified
     replay, and the standings count each game exactly once (as the games' own logs say)."""
     from api import create_app
-    from tests.tournaments.conftest import recompute_from_logs
+    from devtools.tallies import recompute_from_logs
 
     app = create_app({"REDIS_URL": redis_url, "TESTING": True})
     http = app.test_client()

@@ -1,0 +1,1 @@
+"""Reliability proofs shared by tests/reliability and `python -m bench reliability`."""
