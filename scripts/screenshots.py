@@ -20,7 +20,7 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cli.serve import free_port, start_stack
-from tests.support.chromium import start_chromium
+from devtools.chromium import start_chromium
 
 OUT = Path("docs/screenshots")
 

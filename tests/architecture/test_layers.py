@@ -86,7 +86,7 @@ def test_every_benchmark_module_imports(module):
     importlib.import_module(f"bench.{module}")
 
 
-@pytest.mark.parametrize("package", ["bench", "devtools"])
+@pytest.mark.parametrize("package", ["bench", "devtools", "scripts"])
 def test_benchmarks_and_their_harnesses_import_nothing_from_tests(package):
     """`python -m bench` runs from an installed project: what it shares with the tests lives
     in `devtools`, never under `tests/`."""
