@@ -123,7 +123,7 @@ async function fillList(status) {
       box.append(...games.map((g) => gameItem(g, status)));
       if (!box.children.length) box.append(el("li", {class: "muted", text: "none right now"}));
       if (next !== null && next !== undefined) box.after(more);
-      if (status === "active") tournaments(games);
+      if (status === "active") tournaments();
     } catch (problem) {
       box.append(el("li", {class: "error", text: problem.message}));
     }
@@ -132,10 +132,17 @@ async function fillList(status) {
   await page();
 }
 
-// Tournament games are ordinary games with ids "<tournament>-g<k>": the live list names them.
-async function tournaments(games) {
-  const ids = [...new Set(games.map((g) => (/^(.+)-g\d+$/.exec(g.id) || [])[1]).filter(Boolean))].slice(0, 3);
+// The newest running tournaments (GET /v1/tournaments), each with its live standings.
+async function tournaments() {
   const box = $("tournaments");
+  let listed = [];
+  try {
+    listed = (await api("GET", "/v1/tournaments?limit=20")).tournaments;
+  } catch (problem) {
+    clear(box, el("p", {class: "error", text: problem.message}));
+    return;
+  }
+  const ids = listed.filter((t) => t.status === "running").map((t) => t.id).slice(0, 3);
   if (!ids.length) { clear(box, el("p", {class: "muted", text: "none right now"})); return; }
   const parts = [];
   for (const id of ids) {
@@ -145,7 +152,7 @@ async function tournaments(games) {
       const rows = t.standings.map((s) => el("tr", {}, [s.bot, s.games, s.wins, s.mean_score.toFixed(1)].map((v) => el("td", {text: String(v)}))));
       parts.push(el("div", {}, [el("h3", {text: t.game + " tournament " + id + " (" + t.progress.finished + " of " + t.games + " games)"}),
                                 el("table", {class: "scores"}, [el("thead", {}, [head]), el("tbody", {}, rows)])]));
-    } catch (_) { /* not a tournament after all */ }
+    } catch (_) { /* gone since it was listed */ }
   }
   clear(box, ...(parts.length ? parts : [el("p", {class: "muted", text: "none right now"})]));
 }

@@ -360,3 +360,27 @@ def test_docs_page_is_swagger_ui_whose_try_it_out_calls_this_server(live_stack, 
         what="the live answer",
     )
     assert "keltis-card" in body[0]
+
+
+def test_lobby_lists_a_running_tournament_with_its_standings(live_stack, browser):
+    """GET /v1/tournaments names the running tournaments; the lobby shows their standings."""
+    base = live_stack.base_url
+    name = f"idle{int(time.time() * 1000) % 10**9}"
+    requests.post(f"{base}/v1/accounts", json={"name": name, "bot": True}, timeout=10)
+    body = {
+        "game": "keltis-card",
+        "bots": ["greedy", {"account": name}],
+        "games": 2,
+        "clock": {"move_seconds": 120},
+    }  # fmt: skip  (the idle account keeps it running)
+    created = requests.post(f"{base}/v1/tournaments", json=body, timeout=10)
+    assert created.status_code == 202, created.text
+    tid = created.json()["id"]
+    try:
+        browser.get(base + "/")
+        box = _wait(browser, lambda: _by_testid(browser, "tournaments"), what="tournaments")[0]
+        _wait(browser, lambda: tid in box.text, what="the running tournament")
+        assert "greedy" in box.text and f"@{name}" in box.text
+    finally:
+        headers = {"Authorization": f"Bearer {created.json()['token']}"}
+        requests.post(f"{base}/v1/tournaments/{tid}/cancel", headers=headers, timeout=10)
