@@ -107,5 +107,51 @@ class BotTable(Mapping):
         """Whether `name` is a bot of another package."""
         return name not in self.builtins and not name.startswith(MCTS) and name in self
 
+    def reproducible(self, name: str) -> bool:
+        """Whether `name` makes the same move from the same position and rng on any machine
+        (built-in bots, `mcts:i<N>`): only such a bot may be a clock's fallback, whose moves
+        a replay re-derives."""
+        if name in self.builtins:
+            return True
+        return (
+            name.startswith(MCTS)
+            and name in self
+            and isinstance(mcts_budget(name), IterationBudget)
+        )
 
-__all__ = ["DEFAULT_MS", "MAX_MS", "MCTS", "MIN_MS", "BotTable", "budgeted", "mcts_budget"]
+    def searching(self, name: str) -> bool:
+        """Whether a move of `name` may take a whole CPU budget (search or another
+        package's bot), rather than a few microseconds (the built-in heuristics)."""
+        return name not in self.builtins and name in self
+
+    def with_fallback(self, name: str, fallback: str) -> Callable:
+        """The bot `name`; another package's bot falls back on the bot `fallback` (a game's
+        clock fallback) when a move goes over its CPU budget."""
+        if not self.external(name) or fallback == DEFAULT_FALLBACK or fallback not in self:
+            return self[name]
+        return budgeted(self._external()[name], self[fallback])
+
+
+def fallback_problem(bots: Mapping, name: object) -> str | None:
+    """Why `name` cannot be a clock's fallback bot (None: it can)."""
+    if not isinstance(name, str) or name not in bots:
+        return f"unknown fallback bot {name!r}"
+    reproducible = getattr(bots, "reproducible", None)
+    if reproducible is not None and not reproducible(name):
+        return (
+            f"fallback bot {name!r} is not reproducible (replays re-derive a fallback move): "
+            "use a built-in bot or mcts:i<N>"
+        )
+    return None
+
+
+__all__ = [
+    "DEFAULT_MS",
+    "MAX_MS",
+    "MCTS",
+    "MIN_MS",
+    "BotTable",
+    "budgeted",
+    "fallback_problem",
+    "mcts_budget",
+]
