@@ -61,9 +61,10 @@ def unseen(view: dict) -> tuple[list[int], list[list[int]]]:
         for colour in COLOURS:
             seen += _kinds(seat["rows"][colour]["cards"])
         seen += _kinds(seat["point_row"])
-        cards = [] if seat["seat"] == view["viewer"] else _kinds(seat.get("known_cards", ()))
+        cards = _kinds(seat.get("known_cards", ()))
         known.append(cards)
-        seen += cards
+        if seat["seat"] != view["viewer"]:  # the viewer's own are in its hand already
+            seen += cards
     for cards in view["piles"].values():
         seen += _kinds(cards)
     for kind in seen:
