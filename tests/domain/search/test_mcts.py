@@ -59,7 +59,9 @@ def test_mcts_never_returns_an_illegal_move(position, bot_seed):
     legal = rules.legal_moves(state, seat)
     move = rules.bots["mcts:i3"](rules.view(state, seat), legal, random.Random(bot_seed))
     assert move in legal
-    assert choose_move(rules, state, seat, rules.bots["mcts:i3"], random.Random(1)).fallback is False
+    assert (
+        choose_move(rules, state, seat, rules.bots["mcts:i3"], random.Random(1)).fallback is False
+    )
 
 
 @settings(max_examples=40, deadline=None)
