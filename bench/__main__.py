@@ -22,6 +22,7 @@ MODULES = [
     "bench.streams_cluster",
     "bench.webhooks",
     "bench.open_tournament",
+    "bench.mcts",
 ]
 
 
