@@ -22,8 +22,11 @@ def bots_of(record: GameRecord) -> list:
     Another package's bot falls back on the game's fallback bot when over its budget."""
     bots = record.rules.bots
     names = [record.bot_of(seat) for seat in range(len(record.players))]
+    with_fallback = getattr(bots, "with_fallback", None)  # a plain dict: no outside bots
+    if with_fallback is None:
+        return [bots[name] if name else None for name in names]
     fallback = record.fallback
-    return [bots.with_fallback(name, fallback) if name else None for name in names]
+    return [with_fallback(name, fallback) if name else None for name in names]
 
 
 def searching_turn(record: GameRecord, turn: Turn) -> bool:
