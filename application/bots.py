@@ -18,10 +18,34 @@ MAX_TURNS_PER_JOB = 2000
 
 
 def bots_of(record: GameRecord) -> list:
-    """Each seat's bot policy (None for a person's seat; a forfeited seat's is its fallback)."""
+    """Each seat's bot policy (None for a person's seat; a forfeited seat's is its fallback).
+    Another package's bot falls back on the game's fallback bot when over its budget."""
     bots = record.rules.bots
     names = [record.bot_of(seat) for seat in range(len(record.players))]
-    return [bots[name] if name else None for name in names]
+    with_fallback = getattr(bots, "with_fallback", None)  # a plain dict: no outside bots
+    if with_fallback is None:
+        return [bots[name] if name else None for name in names]
+    fallback = record.fallback
+    return [with_fallback(name, fallback) if name else None for name in names]
+
+
+def searching_turn(record: GameRecord, turn: Turn) -> bool:
+    """Whether the bot of a played turn may have used a whole CPU budget (domain.bots)."""
+    name = record.bot_of(turn.seat)
+    searching = getattr(record.rules.bots, "searching", None)
+    return bool(name) and searching is not None and searching(name)
+
+
+def _one_search_per_job(record: GameRecord, turns) -> list[Turn]:
+    """The turns up to and including the first one of a searching bot: a job holds its
+    worker for at most one move budget, and the next bot turn becomes a job of its own,
+    queued behind the other games' bot turns."""
+    played = []
+    for turn in turns:
+        played.append(turn)
+        if searching_turn(record, turn):
+            break
+    return played
 
 
 def rng_for(record: GameRecord):
@@ -53,13 +77,15 @@ def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
 
     Does nothing when the game is no longer at `version` (someone else moved first). The run
     is appended with its expected version, so playing it twice does no harm; a run cut at
-    MAX_TURNS_PER_JOB leaves the next bot turn due (the scheduler takes it).
+    MAX_TURNS_PER_JOB, or after the move of a searching bot (`mcts`, another package's bot),
+    leaves the next bot turn due (the scheduler takes it).
     """
     record, _, _ = service.load(game_id)
     if record.version != version or not record.started or record.finished:
         return 0
     chance = Chance.from_hex(record.seed_hex)
-    turns = list(
+    turns = _one_search_per_job(
+        record,
         play_bots(
             record.rules,
             record.state,
@@ -68,7 +94,7 @@ def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
             rng_for(record),
             record.version,
             MAX_TURNS_PER_JOB,
-        )
+        ),
     )
     if not turns:
         service.refresh_index(record)  # the index said a bot was due: correct it

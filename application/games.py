@@ -39,6 +39,7 @@ from application.errors import (
     UnratedSeat,
     VersionConflict,
 )
+from domain.bots import fallback_problem
 from domain.chance import SEED_BYTES, Chance
 from domain.errors import KeltisError
 from domain.registry import game_names, get_rules
@@ -239,8 +240,9 @@ class GameService:
             _check_rateable(players)
         if clock is None and webhooks:
             clock = webhook_clock(rules)
-        if clock is not None and clock["fallback"] not in rules.bots:
-            raise InvalidClock(f"unknown fallback bot {clock['fallback']!r}")
+        problem = None if clock is None else fallback_problem(rules.bots, clock["fallback"])
+        if problem is not None:
+            raise InvalidClock(problem)
         options = rules.normalize_options(options)
         game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
         seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)

@@ -26,6 +26,7 @@ MODULES = [
     "bench.ladder",
     "bench.open_tournament",
     "bench.compaction",
+    "bench.mcts",
 ]
 
 

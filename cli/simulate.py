@@ -161,7 +161,7 @@ def simulate(game, bots, games, seed, as_json, show, option_pairs, progress):
         raise click.BadParameter(
             f"{game} takes {rules.min_players}-{rules.max_players} bots", param_hint="--bots"
         )
-    unknown = sorted(set(names) - set(rules.bots))
+    unknown = sorted(set(name for name in names if name not in rules.bots))
     if unknown:
         raise click.BadParameter(f"unknown bots {unknown}; known: {sorted(rules.bots)}")
     options = parse_options(rules, option_pairs)

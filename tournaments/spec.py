@@ -13,6 +13,7 @@ import re
 import secrets
 from dataclasses import asdict, dataclass
 
+from domain.bots import fallback_problem
 from domain.errors import DomainError
 from tournaments import schedule
 from tournaments.errors import InvalidTournament
@@ -154,7 +155,7 @@ def make_spec(
     malformed = sorted(b for b in bots if is_account(b) and not ACCOUNT_ENTRY.match(b))
     if malformed:
         raise InvalidTournament(f"malformed account entries {malformed}: write @name")
-    unknown = sorted(set(b for b in bots if not is_account(b)) - set(rules.bots))
+    unknown = sorted(set(b for b in bots if not is_account(b) and b not in rules.bots))
     if unknown:
         raise InvalidTournament(f"unknown bots {unknown}; {game} has {sorted(rules.bots)}")
     seats = len(bots) if players_per_game is None else players_per_game
@@ -180,8 +181,9 @@ def make_spec(
     except DomainError as error:
         raise InvalidTournament(f"options: {error.message}") from error
     clock = {**DEFAULT_CLOCK, **(clock or {})}
-    if clock["fallback"] not in rules.bots:
-        raise InvalidTournament(f"clock: unknown fallback bot {clock['fallback']!r}")
+    problem = fallback_problem(rules.bots, clock["fallback"])
+    if problem is not None:
+        raise InvalidTournament(f"clock: {problem}")
     return TournamentSpec(
         game,
         tuple(bots),

@@ -169,8 +169,8 @@ class _Context:
         return row_points(count + 1) - row_points(count)
 
 
-def greedy_bot(view: dict, legal_moves: list, rng) -> dict:
-    """The legal move with the best one-step heuristic score."""
+def greedy_scores(view: dict, legal_moves: list) -> list[float]:
+    """The greedy bot's one-step score of each legal move (the search's prior)."""
     context = _Context(view)
     step = view["step"]
     if step == "draw":
@@ -179,7 +179,13 @@ def greedy_bot(view: dict, legal_moves: list, rng) -> dict:
         score = context.final_score
     else:
         score = context.play_score
-    return max(legal_moves, key=lambda move: (score(move), rng.random()))
+    return [score(move) for move in legal_moves]
+
+
+def greedy_bot(view: dict, legal_moves: list, rng) -> dict:
+    """The legal move with the best one-step heuristic score."""
+    scores = greedy_scores(view, legal_moves)
+    return max(zip(scores, legal_moves, strict=True), key=lambda pair: (pair[0], rng.random()))[1]
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}

@@ -53,6 +53,13 @@ def _without(hand: tuple, kind: int) -> tuple:
     return hand[:index] + hand[index + 1 :]
 
 
+def _unshown(state, new, seat: int, kind: int) -> None:
+    """A card leaves `seat`'s hand: it is no longer known to be there (one copy)."""
+    shown = state.shown[seat]
+    if kind in shown:
+        new.shown = _replace(state.shown, seat, _without(shown, kind))
+
+
 def _with(hand: tuple, kind: int) -> tuple:
     index = bisect(hand, kind)
     return (*hand[:index], kind, *hand[index:])
@@ -81,6 +88,7 @@ def _card_discarded(state, event):
     pile = PILE_OF[kind]
     new = state.clone()
     new.hands = _replace(state.hands, seat, _without(state.hands[seat], kind))
+    _unshown(state, new, seat, kind)
     new.piles = _replace(state.piles, pile, (*state.piles[pile], kind))
     new.banned = state.banned | 1 << pile
     new.step = DRAW
@@ -93,15 +101,19 @@ def _stone_wished(state, event):
     hand = state.hands[seat]
     piles = state.piles
     banned = state.banned
+    shown = state.shown[seat]
     for name in event["cards"]:
         kind = KIND_OF[name]
         pile = PILE_OF[kind]
         hand = _without(hand, kind)
+        if kind in shown:
+            shown = _without(shown, kind)
         piles = _replace(piles, pile, (*piles[pile], kind))
         banned |= 1 << pile
     stone = 1 << event["stone"]
     new = state.clone()
     new.hands = _replace(state.hands, seat, hand)
+    new.shown = _replace(state.shown, seat, shown)
     new.piles = piles
     new.banned = banned
     new.stones_table = state.stones_table & ~stone
@@ -127,6 +139,7 @@ def _card_laid(state, event):
     row = ROW_INDEX[event["row"]]
     new = state.clone()
     new.hands = _replace(state.hands, seat, _without(state.hands[seat], kind))
+    _unshown(state, new, seat, kind)
     seat_rows = state.rows[seat]
     new.rows = _replace(state.rows, seat, _replace(seat_rows, row, (*seat_rows[row], kind)))
     if kind < POINT_BASE:
@@ -157,6 +170,7 @@ def _card_drawn(state, event):
         pile = state.piles[source]
         kind = pile[-1]
         new.piles = _replace(state.piles, source, pile[:-1])
+        new.shown = _replace(state.shown, seat, _with(state.shown[seat], kind))
     new.hands = _replace(state.hands, seat, _with(state.hands[seat], kind))
     owed = state.draws_owed - 1
     new.draws_owed = owed

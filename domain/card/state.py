@@ -125,6 +125,7 @@ class CardState:
         "row_status",
         "rows",
         "setup",
+        "shown",
         "step",
         "stones_held",
         "stones_table",
@@ -137,6 +138,7 @@ class CardState:
         new.setup = self.setup
         new.deck_pos = self.deck_pos
         new.hands = self.hands
+        new.shown = self.shown
         new.rows = self.rows
         new.row_status = self.row_status
         new.piles = self.piles
@@ -170,6 +172,7 @@ def initial_state(setup: Setup, hands: tuple) -> CardState:
     state.setup = setup
     state.deck_pos = 0
     state.hands = hands
+    state.shown = ((),) * players
     state.rows = tuple(((),) * 6 for _ in range(players))
     state.row_status = tuple((EMPTY,) * 5 for _ in range(players))
     state.piles = ((),) * 6

@@ -27,6 +27,7 @@ def _seat_public(state, seat: int) -> dict:
     return {
         "seat": seat,
         "hand_size": len(state.hands[seat]),
+        "known_cards": _names(state.shown[seat]),
         "rows": colour_rows,
         "point_row": _names(rows[5]),
         "stones": stones_of(state.stones_held[seat]),

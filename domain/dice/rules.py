@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.bots import BotTable
 from domain.dice import view as views
 from domain.dice.bots import BOTS
 from domain.dice.commands import legal_moves
@@ -18,7 +19,7 @@ class DiceRules(OutcomeResult):
     name = "keltis-dice"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    bots = BOTS
+    bots = BotTable("keltis-dice", BOTS)
 
     # The hot functions are the module functions themselves (no wrapper call per step).
     normalize_options = staticmethod(normalize_options)

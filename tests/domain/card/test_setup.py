@@ -109,4 +109,4 @@ def test_options_none_known_yet():
     with pytest.raises(InvalidOptions):
         RULES.normalize_options({"variant": "x"})
     assert (RULES.name, RULES.min_players, RULES.max_players) == ("keltis-card", 2, 4)
-    assert set(RULES.bots) == {"random", "greedy"}
+    assert set(RULES.bots) == {"random", "greedy", "mcts"}

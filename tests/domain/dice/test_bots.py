@@ -29,7 +29,7 @@ def duel(seed: int, seats: list[str], board: str = "basic") -> dict:
 
 
 def test_bots_registered():
-    assert set(RULES.bots) == {"random", "greedy"}
+    assert set(RULES.bots) == {"random", "greedy", "mcts"}
 
 
 def test_greedy_beats_random_in_most_two_player_games():

@@ -1,0 +1,217 @@
+"""keltis-card for the search: determinizations of a seat's view, candidates, rollouts of
+the greedy bot and an evaluation of where they stop.
+
+A determinization deals the cards the seat cannot see uniformly at random: the full deck
+minus its own hand, every laid row, every discard pile and the cards others are known to
+hold (drawn from a pile: `known_cards` of the view) is shuffled and dealt to the other
+hands (after their known cards), the draw pile and, with two players, the removed cards.
+"""
+
+from __future__ import annotations
+
+from math import exp
+
+from domain.card.bots import greedy_bot, greedy_scores
+from domain.card.cards import CANONICAL_KINDS, COLOURS, KIND_OF, POINT_BASE, ROWS
+from domain.card.commands import (
+    legal_options,
+)
+from domain.card.decide import decide
+from domain.card.evolve import REDUCERS
+from domain.card.scoring import ROW_POINTS, STONE_POINTS
+from domain.card.state import (
+    CLOSED,
+    EMPTY,
+    FINAL_ROUND,
+    FINISHED,
+    NEXT_STATUS,
+    CardState,
+    Setup,
+)
+from domain.card.view import view as view_of
+
+ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
+ROLLOUT_TURNS = 2  # each seat's turns (play and draw) played out before the evaluation
+MARGIN_SCALE = 4.0
+CANDIDATES = 5  # root moves searched
+FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
+GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
+_POINTS = (*ROW_POINTS, *[10] * 20)
+
+
+def _kinds(names) -> list[int]:
+    return [KIND_OF[name] for name in names]
+
+
+def _status(cards: list[int]) -> int:
+    status = EMPTY
+    for kind in cards:
+        status = NEXT_STATUS[status][kind % 12]
+    return status
+
+
+def unseen(view: dict) -> tuple[list[int], list[list[int]]]:
+    """(the kinds the viewer cannot place, each seat's known hand cards)."""
+    pool: dict[int, int] = {}
+    for kind in CANONICAL_KINDS:
+        pool[kind] = pool.get(kind, 0) + 1
+    seen = _kinds(view["hand"])
+    known = []
+    for seat in view["seats"]:
+        for colour in COLOURS:
+            seen += _kinds(seat["rows"][colour]["cards"])
+        seen += _kinds(seat["point_row"])
+        cards = _kinds(seat.get("known_cards", ()))
+        known.append(cards)
+        if seat["seat"] != view["viewer"]:  # the viewer's own are in its hand already
+            seen += cards
+    for cards in view["piles"].values():
+        seen += _kinds(cards)
+    for kind in seen:
+        pool[kind] -= 1
+    return [kind for kind, count in sorted(pool.items()) for _ in range(count)], known
+
+
+def determinize(view: dict, rng) -> CardState:
+    """A full state consistent with `view`, hidden cards dealt uniformly at random."""
+    pool, known = unseen(view)
+    rng.shuffle(pool)
+    me = view["viewer"]
+    hands = []
+    at = 0
+    for seat in view["seats"]:
+        if seat["seat"] == me:
+            hands.append(tuple(sorted(_kinds(view["hand"]))))
+            continue
+        extra = seat["hand_size"] - len(known[seat["seat"]])
+        hands.append(tuple(sorted(known[seat["seat"]] + pool[at : at + extra])))
+        at += extra
+    deck = tuple(pool[at : at + view["deck_size"]])
+    removed = tuple(pool[at + view["deck_size"] :])
+    players = view["players"]
+    state = object.__new__(CardState)
+    state.setup = Setup(players, {}, deck, removed)
+    state.deck_pos = 0
+    state.hands = tuple(hands)
+    state.shown = tuple(tuple(sorted(cards)) for cards in known)
+    rows, statuses, held = [], [], []
+    for seat in view["seats"]:
+        seat_rows = [tuple(_kinds(seat["rows"][c]["cards"])) for c in COLOURS]
+        statuses.append(tuple(_status(cards) for cards in seat_rows))
+        rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
+        held.append(sum(1 << v for v in seat["stones"]))
+    state.rows = tuple(rows)
+    state.row_status = tuple(statuses)
+    state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
+    state.stones_table = sum(1 << v for v in view["stones_on_table"])
+    state.stones_held = tuple(held)
+    state.closed_rows = view["closed_rows"]
+    state.to_move = view["to_move"]
+    state.step = view["step"]
+    state.draws_owed = view["draws_owed"]
+    state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
+    final = view["final_round"]
+    state.ender = final and final["ended_by"]
+    state.end_reason = final and final["reason"]
+    state.final_left = final["turns_left"] if final else 0
+    state.laid_in_final = final["laid_this_turn"] if final else 0
+    state._legal = None
+    return state
+
+
+def step(state, move, chance=None):
+    """The state after the seat to move plays `move` (a legal move)."""
+    for event in decide(state, state.to_move, move):
+        state = REDUCERS[event["type"]](state, event)
+    return state
+
+
+def _room(status: int) -> int:
+    """How many more colour values an open row can still take in its direction."""
+    direction, last = divmod(status - 1, 11)
+    if direction == 1:
+        return 11 - last
+    if direction == 2:
+        return last + 1
+    return max(11 - last, last + 1)
+
+
+def estimate(state: CardState, seat: int) -> float:
+    """The seat's score now plus what its hand and the turns left promise: cards that fit
+    its open rows, and a share of the turns left spread over them."""
+    rows = state.rows[seat]
+    status = state.row_status[seat]
+    hand = state.hands[seat]
+    step = state.step
+    if step == FINISHED:
+        turns, fit_share = 0.0, 0.0
+    elif step == FINAL_ROUND:
+        turns, fit_share = 0.0, 0.3
+    else:
+        turns, fit_share = state.deck_size / state.setup.players, FIT_SHARE
+    total = len(rows[5]) + STONE_POINTS[min(bin(state.stones_held[seat]).count("1"), 5)]
+    total += fit_share * sum(1 for k in hand if k >= POINT_BASE)
+    for colour in range(5):
+        count = len(rows[colour])
+        row = status[colour]
+        if row >= CLOSED:
+            total += _POINTS[count]
+            continue
+        fits = 0
+        for kind in hand:
+            if kind < POINT_BASE and kind // 12 == colour and NEXT_STATUS[row][kind % 12] >= 0:
+                fits += 1
+        room = 11 if row == EMPTY else _room(row)
+        expected = count + min(1.4 * room, fit_share * fits + GROWTH * turns * room / 11)
+        low = int(expected)
+        points = _POINTS[low] + (expected - low) * (_POINTS[low + 1] - _POINTS[low])
+        total += max(0.0, points) if count == 0 else points
+    return total
+
+
+def rewards(state: CardState) -> list[float]:
+    """Each seat's reward in [0, 1]: its estimated lead over the best other seat, squashed."""
+    players = state.setup.players
+    values = [estimate(state, seat) for seat in range(players)]
+    result = []
+    for seat in range(players):
+        best_other = max(values[s] for s in range(players) if s != seat)
+        margin = values[seat] - best_other
+        result.append(1.0 / (1.0 + exp(-margin / MARGIN_SCALE)))
+    return result
+
+
+def greedy_move(state: CardState, rng):
+    """The greedy bot's move for the seat to move (over that seat's view)."""
+    moves = legal_options(state)[1]
+    if len(moves) == 1:
+        return moves[0]
+    return greedy_bot(view_of(state, state.to_move), list(moves), rng)
+
+
+class CardGame:
+    """The `domain.search.sampling.Game` of keltis-card."""
+
+    def candidates(self, view: dict, legal_moves: list) -> list:
+        scores = greedy_scores(view, legal_moves)
+        ranked = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
+        return [legal_moves[i] for i in ranked[:CANDIDATES]]
+
+    def determinize(self, view: dict, rng):
+        return determinize(view, rng), None
+
+    step = staticmethod(step)
+
+    def rollout(self, state, chance, rng) -> list[float]:
+        steps = ROLLOUT_TURNS * state.setup.players * 2
+        for _ in range(steps):
+            if state.step == FINISHED:
+                break
+            if not legal_options(state)[1]:  # a position no game reaches (tests build them)
+                break
+            state = step(state, greedy_move(state, rng))
+        return rewards(state)
+
+
+GAME = CardGame()
+__all__ = ["GAME", "determinize", "estimate", "rewards", "unseen"]
