@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from application.games import GameService
 from tests.workers.processes import start_worker, stop
+
+
+@pytest.fixture
+def quiet_service(redis_client):
+    """A service that enqueues nothing (the test drives the bot job itself)."""
+    return GameService(redis_client)
 
 
 @pytest.fixture

@@ -6,11 +6,9 @@ import random
 import re
 import time
 
-import pytest
 from rq.serializers import JSONSerializer
 
 from application import jobs as bot_jobs
-from application.games import GameService
 from application.jobs import bot_queue, enqueue_bot_turn
 from application.sweep import sweep_bot_turns as sweep
 from domain.autoplay import bot_rng
@@ -19,12 +17,6 @@ from tests.api.helpers import bearer
 from tests.store import toy_game
 
 CARD = "keltis-card"
-
-
-@pytest.fixture
-def quiet_service(redis_client):
-    """A service that enqueues nothing (the test drives the bot job itself)."""
-    return GameService(redis_client)
 
 
 def test_bot_job_plays_every_bot_turn_until_a_human_is_to_move(

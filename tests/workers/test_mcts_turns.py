@@ -6,19 +6,10 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
 from application import jobs as bot_jobs
-from application.games import GameService
 from tests.api.helpers import bearer
 
 DICE = "keltis-dice"
-
-
-@pytest.fixture
-def quiet_service(redis_client):
-    """A service that enqueues nothing (the test drives the bot job itself)."""
-    return GameService(redis_client)
 
 
 def test_a_bot_job_plays_one_searched_move_and_leaves_the_next_due(
