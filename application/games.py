@@ -131,21 +131,25 @@ class GameService:
     ) -> tuple[LoadedGame, dict | None]:
         """The game and its token hashes at the newest version, and a prior answer."""
         cached = self.cache.get(game_id)
-        after = cached.record.version if cached else 0
-        snapshot = self.store.load(game_id, after, idempotency_field)
-        if cached is not None and snapshot.length < after:
-            # The log is shorter than this process's copy: Redis lost its tail (a crash
-            # without appendfsync always) or was restored from a backup. Re-read it all.
-            self.cache.discard(game_id)
-            return self.load_game(game_id, idempotency_field)
-        if cached is None and not snapshot.entries:
-            raise GameNotFound("no game with this id")
-        record = cached.record if cached else None
-        if snapshot.entries:
-            record = fold_entries(record, game_id, snapshot.entries)
-        loaded = LoadedGame(record, snapshot.token_hashes)
+        if cached is None:  # from the stored snapshot, if the game has one
+            read = self.store.load_latest(game_id, idempotency_field)
+            record = read.base
+            if record is None and not read.entries:
+                raise GameNotFound("no game with this id")
+        else:
+            after = cached.record.version
+            read = self.store.load(game_id, after, idempotency_field)
+            if read.length < after:
+                # The log is shorter than this process's copy: Redis lost its tail (a crash
+                # without appendfsync always) or was restored from a backup. Re-read it all.
+                self.cache.discard(game_id)
+                return self.load_game(game_id, idempotency_field)
+            record = cached.record
+        if read.entries:
+            record = fold_entries(record, game_id, read.entries)
+        loaded = LoadedGame(record, read.token_hashes)
         self.cache.put(loaded)
-        return loaded, snapshot.prior_answer
+        return loaded, read.prior_answer
 
     def seat_of(self, game_id: str, token: str | None, token_hashes: dict[int, str]) -> int | None:
         """The caller's seat from a bearer token (None without one).

@@ -10,6 +10,7 @@ MODULES = [
     "bench.card",
     "bench.dice",
     "bench.api",
+    "bench.cold",
     "bench.security",
     "bench.listing",
     "bench.export",

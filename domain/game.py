@@ -86,6 +86,12 @@ class Outcome:
 class OutcomeResult:
     """Mixin of a game's rules object: `result` is its `outcome` as a JSON-ready dict."""
 
+    def state_to_data(self, state: Any) -> dict:
+        """The state as plain data: dicts, lists or tuples, ints, strs, bools, None."""
+
+    def state_from_data(self, data: dict) -> Any:
+        """The state `state_to_data` gave (of the same `state_format`)."""
+
     def result(self, state: Any) -> dict | None:
         """None until finished; then `outcome(state).to_dict()`."""
         found = self.outcome(state)
@@ -99,6 +105,7 @@ class GameRules(Protocol):
     min_players: int
     max_players: int
     bots: Mapping[str, Bot]
+    state_format: int  # bumped when the state's data shape changes (stale snapshots)
 
     def normalize_options(self, options: Mapping) -> dict:
         """Options with defaults filled in; raises InvalidOptions."""

@@ -36,7 +36,7 @@ class Committer:
         of its seated accounts (store.notify)."""
         accounts = [p["account"] for p in after.players if p.get("account")]
         if self.clustered:
-            result = self.store.append(request)
+            result = self.store.append(request, after)
             if result.ok:
                 self.write_index(after, before)
                 notify.publish(self.client, after.game_id, after.version, accounts)
@@ -45,7 +45,7 @@ class Committer:
         if index.account_to_move(after):  # wake the webhook threads (workers.webhooks)
             channels.append(keys.account_turns_channel())
         notices = (channels, notify.message(after))
-        script_keys, args = self.store.script_call(request)
+        script_keys, args = self.store.script_call(request, after)
         last_entry = args[FIXED_APPEND_ARGS + len(request.entries) - 1]
         log_key = keys.log(request.game_id)
         for _ in range(2):

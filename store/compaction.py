@@ -55,14 +55,15 @@ class CompactionStore:
         return Step(text(found))
 
     def drop(self, game_id: str, version: int) -> Step:
-        """Step 2: drop the live list, token hashes and recorded answers once the blob of
-        `version` is written."""
+        """Step 2: drop the live list, token hashes, recorded answers and snapshot once the
+        blob of `version` is written."""
         found = self.drop_script(
             keys=[
                 keys.log(game_id),
                 keys.packed(game_id),
                 keys.tokens(game_id),
                 keys.idempotency(game_id),
+                keys.snapshot(game_id),
             ],
             args=[version],
         )

@@ -10,7 +10,9 @@ from importlib import resources
 import orjson
 import redis
 
+from gamelog import snapshot
 from gamelog.entries import Entry, decode, encode
+from gamelog.record import GameRecord
 from store import keys, packing
 from store.codec import text
 
@@ -18,6 +20,11 @@ from store.codec import text
 def load_script(name: str) -> str:
     """The text of one of the store's Lua scripts."""
     return resources.files("store").joinpath("lua", name).read_text()
+
+
+# The entries a cold read fetches with the stored snapshot: enough to hold the snapshot's
+# own entry (its version is at most EVERY plus one batch behind the log's end).
+SNAPSHOT_WINDOW = 2 * snapshot.EVERY
 
 
 class AppendStatus(StrEnum):
@@ -62,14 +69,16 @@ class AppendResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Snapshot:
-    """What one load round trip returns: entries after a version, token hashes, a prior
-    answer, and the log's length (the current version)."""
+class LogRead:
+    """What one load round trip returns: entries after a version (after `base`, when the
+    read started from a stored snapshot of the game), token hashes, a prior answer, and the
+    log's length (the current version)."""
 
     entries: list[Entry]
     token_hashes: dict[int, str]
     prior_answer: dict | None
     length: int = 0
+    base: GameRecord | None = None
 
 
 class EventStore:
@@ -85,7 +94,7 @@ class EventStore:
         after: int = 0,
         idempotency_field: str | None = None,
         limit: int | None = None,
-    ) -> Snapshot:
+    ) -> LogRead:
         """Entries after version `after` (at most `limit`), token hashes, a recorded answer
         under `idempotency_field`, in one round trip."""
         pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
@@ -102,17 +111,51 @@ class EventStore:
             packed = packing.unpack(replies[3])
             end = None if limit is None else after + limit
             raws, length = packed.entries[after:end], packed.version
-            return Snapshot(
+            return LogRead(
                 entries=[decode(raw) for raw in raws],
                 token_hashes=dict(packed.token_hashes),
                 prior_answer=orjson.loads(prior) if prior else None,
                 length=length,
             )
-        return Snapshot(
+        return LogRead(
             entries=[decode(raw) for raw in raws],
             token_hashes={int(seat): text(h) for seat, h in hashes.items()},
             prior_answer=orjson.loads(prior) if prior else None,
             length=length,
+        )
+
+    def load_latest(self, game_id: str, idempotency_field: str | None = None) -> LogRead:
+        """The game from scratch: its stored snapshot and the entries after it (or, without a
+        usable snapshot, every entry), token hashes and a recorded answer; one round trip
+        unless the game is longer than SNAPSHOT_WINDOW and has no usable snapshot."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lrange(keys.log(game_id), -SNAPSHOT_WINDOW, -1)
+        pipe.hgetall(keys.tokens(game_id))
+        pipe.llen(keys.log(game_id))
+        pipe.get(keys.packed(game_id))
+        pipe.get(keys.snapshot(game_id))
+        if idempotency_field:
+            pipe.hget(keys.idempotency(game_id), idempotency_field)
+        replies = pipe.execute()
+        raws, hashes, length, packed, stored = replies[:5]
+        if packed is not None or (len(raws) < length and stored is None):
+            return self.load(game_id, 0, idempotency_field)
+        first = length - len(raws) + 1  # the version of raws[0]
+        found = snapshot.decode(stored)
+        base = None
+        if found is not None and first <= found.record.version <= length:
+            at = found.record.version - first
+            if found.matches(raws[at]):
+                raws, base = raws[at + 1 :], found.record
+        if base is None and first > 1:  # a window, not the whole log, and no snapshot in it
+            return self.load(game_id, 0, idempotency_field)
+        prior = replies[5] if idempotency_field else None
+        return LogRead(
+            entries=[decode(raw) for raw in raws],
+            token_hashes={int(seat): text(h) for seat, h in hashes.items()},
+            prior_answer=orjson.loads(prior) if prior else None,
+            length=length,
+            base=base,
         )
 
     def raw_entries(self, game_id: str) -> list[bytes]:
@@ -140,26 +183,35 @@ class EventStore:
             return packing.unpack(blob).token_hashes.get(seat) if blob is not None else None
         return text(found)
 
-    def append(self, request: AppendRequest) -> AppendResult:
-        """Append a batch atomically if the log is still at its expected version."""
-        script_keys, args = self.script_call(request)
+    def append(self, request: AppendRequest, after: GameRecord | None = None) -> AppendResult:
+        """Append a batch atomically if the log is still at its expected version (with the
+        snapshot of `after`, the record the batch makes, when one is due)."""
+        script_keys, args = self.script_call(request, after)
         return self.result_of(self.append_script(keys=script_keys, args=args))
 
-    def script_call(self, request: AppendRequest) -> tuple[list[str], list]:
+    def script_call(
+        self, request: AppendRequest, after: GameRecord | None = None
+    ) -> tuple[list[str], list]:
         """The keys and arguments of the append script for `request` (store.commit sends it
-        in a pipeline)."""
+        in a pipeline). `after`, the record the batch makes, is snapshotted with it when the
+        batch crosses a snapshot version (gamelog.snapshot.due)."""
         check_seat, check_hash = request.token_check or ("", "")
         answer = b""
         if request.idempotency_field:
             answer = orjson.dumps(request.answer, option=orjson.OPT_NON_STR_KEYS)
+        entries = [encode(entry) for entry in request.entries]
+        stored_snapshot = b""
+        if after is not None and snapshot.due(request.expected_version, after.version):
+            stored_snapshot = snapshot.encode(after, entries[-1])
         args: list = [
             request.expected_version,
             request.idempotency_field or "",
             answer,
             check_seat,
             check_hash,
-            len(request.entries),
-            *(encode(entry) for entry in request.entries),
+            len(entries),
+            *entries,
+            stored_snapshot,
         ]
         for seat, digest in request.new_token_hashes.items():
             args.extend((seat, digest))
@@ -168,6 +220,7 @@ class EventStore:
             keys.idempotency(request.game_id),
             keys.tokens(request.game_id),
             keys.packed(request.game_id),
+            keys.snapshot(request.game_id),
         ]
         return script_keys, args
 

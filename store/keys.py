@@ -39,6 +39,12 @@ def packed(game_id: str) -> str:
     return _game(game_id, "packed")
 
 
+def snapshot(game_id: str) -> str:
+    """String: the game's record at a recent version (gamelog.snapshot), written with the
+    append that made that version; derived data, dropped when the game is compacted."""
+    return _game(game_id, "snapshot")
+
+
 def log_pattern() -> str:
     """SCAN pattern matching the log of every game (used to rebuild the indexes)."""
     return f"{PREFIX}:game:*:log"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.bots import BotTable
+from domain.dice import snapshot
 from domain.dice import view as views
 from domain.dice.bots import BOTS
 from domain.dice.commands import legal_moves
@@ -32,6 +33,9 @@ class DiceRules(OutcomeResult):
     phase = staticmethod(phase_of)
     view = staticmethod(views.view)
     full_view = staticmethod(views.full_view)
+    state_format = snapshot.FORMAT
+    state_to_data = staticmethod(snapshot.to_data)
+    state_from_data = staticmethod(snapshot.from_data)
 
     @staticmethod
     def outcome(state: DiceState) -> Outcome | None:

@@ -1,10 +1,12 @@
 -- Atomic append to one game's log (all keys passed in, never built here).
--- KEYS[1] log list, KEYS[2] idempotency hash, KEYS[3] tokens hash, KEYS[4] compacted blob
+-- KEYS[1] log list, KEYS[2] idempotency hash, KEYS[3] tokens hash, KEYS[4] compacted blob,
+-- KEYS[5] snapshot
 -- ARGV[1] expected version (the log's length before this batch)
 -- ARGV[2] idempotency field ("" for none), ARGV[3] answer to record under it
 -- ARGV[4] seat whose token hash must be ARGV[5] ("" for no check)
 -- ARGV[6] number of entries n, ARGV[7 .. 6+n] the entries
--- ARGV[7+n ..] pairs of (seat, token hash) to record
+-- ARGV[7+n] the game's snapshot after the batch ("" for none: the old one stays)
+-- ARGV[8+n ..] pairs of (seat, token hash) to record
 -- Returns {status, value}:
 -- {"unauthorized", 0} | {"dup", first answer} | {"conflict", current version} |
 -- {"ok", new version}
@@ -31,7 +33,10 @@ local version = current
 for i = 7, 6 + n do
   version = redis.call("RPUSH", KEYS[1], ARGV[i])
 end
-for i = 7 + n, #ARGV, 2 do
+if ARGV[7 + n] ~= "" then
+  redis.call("SET", KEYS[5], ARGV[7 + n])
+end
+for i = 8 + n, #ARGV, 2 do
   redis.call("HSET", KEYS[3], ARGV[i], ARGV[i + 1])
 end
 if ARGV[2] ~= "" then
