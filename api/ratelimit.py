@@ -1,5 +1,6 @@
-"""A per-client rate limit (fixed windows of the `limits` library), counted in the service's
-own Redis before a request is served.
+"""A per-client rate limit (fixed windows; limits strings parsed by the `limits` library),
+counted before a request is served: in the process, and summed over every web process in
+the service's own Redis in the background (api.ratecount).
 
 One application-wide limit per client address, shared by all endpoints except the health
 check and the API documents. Configuration: KELTIS_RATE_LIMIT (a limits string such as
@@ -8,25 +9,27 @@ Apps made with TESTING=True have no limit unless RATELIMIT_ENABLED is given.
 Behind a reverse proxy, let it set X-Forwarded-For and wrap the app in werkzeug's ProxyFix,
 or every client shares the proxy's address.
 
-The count is one round trip (the `limits` INCR + EXPIRE script) made before the request's
-command or query runs; a refused request gets 429 in the error shape with Retry-After. On a
-standalone store the counters share the store's connection pool (sized to the server's
-connections, store.connection), so the limiter cannot run dry before the store does.
+The count costs no round trip of its own: each process adds its counts to the shared
+counters every 50 ms (one pipelined round trip for all its clients), so a limit is exact
+within a process and, across N processes, may let through one sync interval's requests per
+other process beyond it. A refused request gets 429 in the error shape with Retry-After.
+The counters are written with the store's own client (its pool, sized to the server's
+connections, store.connection). The quotas (api.quotas) are exact: counted in Redis with
+each request they limit, which are rare.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 
 from flask import Flask, request
 from limits import RateLimitItem, parse_many
 from limits.storage import RedisStorage, Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
 from redis.cluster import RedisCluster
 
 from api import extensions
+from api.ratecount import WindowCounts
 from domain.errors import KeltisError, Kind
 from store.connection import cluster_url
 
@@ -34,11 +37,8 @@ DEFAULT_LIMIT = "1000 per second"
 OFF = "off"
 EXEMPT_PATHS = frozenset({"/healthz", "/openapi.yaml", "/docs"})
 KEY_PREFIX = "keltis:ratelimit"
-SCOPE = "global"  # one limit shared by every endpoint
 LOCAL_ADDRESS = "127.0.0.1"  # the key of a request without a remote address
 EXTENSION = "keltis_rate_limit"
-
-logger = logging.getLogger(__name__)
 
 
 def storage_uri(redis_url: str) -> str:
@@ -65,37 +65,18 @@ class RateLimited(KeltisError):
 
 
 class RateLimit:
-    """The limits of one app and where they are counted."""
+    """The limits of one app and their counts."""
 
-    def __init__(self, limits: list[RateLimitItem], storage: Storage, prefix: str, swallow: bool):
-        self.limits = sorted(limits)
-        self.counter = FixedWindowRateLimiter(storage)
-        self.prefix = prefix
-        self.swallow = swallow
+    def __init__(self, counts: WindowCounts):
+        self.counts = counts
+        self.limits = counts.limits
 
     def hit(self, client: str) -> None:
         """Count a request of `client` now; RateLimited when over a limit (a refused request
-        is not counted against the later limits)."""
-        try:
-            refused = next(
-                (
-                    lim
-                    for lim in self.limits
-                    if not self.counter.hit(lim, self.prefix, client, SCOPE)
-                ),
-                None,
-            )
-        except Exception as error:
-            self.failed(error)
-            return
+        is not counted)."""
+        refused = self.counts.hit(client)
         if refused is not None:
             raise RateLimited(refused)
-
-    def failed(self, error: Exception) -> None:
-        """Fail open: without its counters the request goes on (the store answers 503)."""
-        if not self.swallow:
-            raise error
-        logger.warning("the rate limit could not be checked; the request goes on: %s", error)
 
 
 def counter_storage(app: Flask, uri: str) -> Storage:
@@ -114,19 +95,15 @@ def init_app(app: Flask) -> None:
     switched_off = setting.lower() == OFF
     app.config.setdefault("RATELIMIT_ENABLED", not (switched_off or app.testing))
     app.config.setdefault("RATELIMIT_APPLICATION", DEFAULT_LIMIT if switched_off else setting)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["REDIS_URL"]))
     app.config.setdefault("RATELIMIT_KEY_PREFIX", KEY_PREFIX)
-    # Fail open: if Redis is unreachable the request goes on; the store itself answers 503
-    # while Redis is down.
-    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    rate_limit = RateLimit(
+    counts = WindowCounts(
+        app.extensions[extensions.EXTENSION].client,
         parse_many(app.config["RATELIMIT_APPLICATION"]),
-        counter_storage(app, app.config["RATELIMIT_STORAGE_URI"]),
         app.config["RATELIMIT_KEY_PREFIX"],
-        app.config["RATELIMIT_SWALLOW_ERRORS"],
     )
+    rate_limit = RateLimit(counts)
     app.extensions[EXTENSION] = rate_limit
 
     @app.before_request

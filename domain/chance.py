@@ -57,6 +57,11 @@ class Stream:
                 return value % n
 
 
+# Each byte XORed with HMAC's inner and outer pads, as `bytes.translate` tables.
+_XOR_IPAD = bytes(b ^ 0x36 for b in range(256))
+_XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
 class Chance:
     """All randomness of one game, derived from its seed. Pure: same seed, same results."""
 
@@ -69,8 +74,8 @@ class Chance:
         # HMAC-SHA256 by its definition (RFC 2104), the padded-key states hashed once and
         # copied for every block: the same bytes as `hmac.new(seed, msg, sha256)`, cheaper.
         key = bytes(seed).ljust(_SHA256_BLOCK, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+        self._inner = hashlib.sha256(key.translate(_XOR_IPAD))
+        self._outer = hashlib.sha256(key.translate(_XOR_OPAD))
 
     def block_u64s(self, prefix: bytes, index: int) -> tuple[int, int, int, int]:
         """block(label, index) as four u64; `prefix` is `utf8(label) + b":"`."""

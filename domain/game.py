@@ -105,7 +105,10 @@ class GameRules(Protocol):
     min_players: int
     max_players: int
     bots: Mapping[str, Bot]
-    state_format: int  # bumped when the state's data shape changes (stale snapshots)
+    # Optional (snapshots of long games; without them a game is always folded from its log):
+    # state_format, bumped when the state's data shape changes, state_to_data and
+    # state_from_data.
+    state_format: int
 
     def normalize_options(self, options: Mapping) -> dict:
         """Options with defaults filled in; raises InvalidOptions."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from domain import game as game_phases
@@ -75,7 +75,7 @@ class GameRecord:
     def started(self) -> bool:
         return self.state is not None
 
-    @property
+    @cached_property  # a record never changes; `replace` makes a new one
     def status(self) -> Status:
         if self.state is None:
             return Status.EXPIRED if self.expired else Status.WAITING

@@ -32,10 +32,12 @@ class StoredSnapshot:
         return zlib.crc32(raw_entry) == self.entry_digest
 
 
-def due(before_version: int, after_version: int) -> bool:
-    """Whether the batch from `before_version` to `after_version` crosses a multiple of
-    EVERY (and so writes a snapshot)."""
-    return after_version // EVERY > before_version // EVERY
+def due(before_version: int, after: GameRecord) -> bool:
+    """Whether the batch from `before_version` to `after` writes a snapshot: it crosses a
+    multiple of EVERY, and the game's rules can give their state as data (a game whose
+    rules cannot is always folded from its log)."""
+    crossed = after.version // EVERY > before_version // EVERY
+    return crossed and hasattr(after.rules, "state_to_data")
 
 
 def encode(record: GameRecord, last_raw_entry: bytes) -> bytes:

@@ -201,7 +201,7 @@ class EventStore:
             answer = orjson.dumps(request.answer, option=orjson.OPT_NON_STR_KEYS)
         entries = [encode(entry) for entry in request.entries]
         stored_snapshot = b""
-        if after is not None and snapshot.due(request.expected_version, after.version):
+        if after is not None and snapshot.due(request.expected_version, after):
             stored_snapshot = snapshot.encode(after, entries[-1])
         args: list = [
             request.expected_version,

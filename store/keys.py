@@ -137,6 +137,12 @@ def quota_prefix() -> str:
     return f"{PREFIX}:quota"
 
 
+def rate_counter(prefix: str, limit: str, client: str, window: int) -> str:
+    """String: requests of one client in one fixed window of one rate limit, summed over the
+    web processes (api.ratecount); `prefix` is the rate limit's key prefix."""
+    return f"{prefix}:{limit}:{client}:{window}"
+
+
 # ----- tournaments ---------------------------------------------------------------------------
 
 

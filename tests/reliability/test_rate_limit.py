@@ -1,13 +1,17 @@
-"""A per-client rate limit: 429 with Retry-After in the error shape, counted in Redis."""
+"""A per-client rate limit: 429 with Retry-After in the error shape, counted in the process
+and summed over the web processes in Redis (api.ratecount)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
 import redis
+from limits import parse_many
 
 from api import create_app
+from api.ratecount import WindowCounts
 from api.ratelimit import storage_uri
 from tests.api.contract import ContractClient
 
@@ -55,9 +59,50 @@ def test_the_limit_is_per_client_and_spares_the_health_check(redis_url):
 
 def test_the_counters_live_in_the_services_redis(redis_url):
     app, prefix = limited_app(redis_url, "5 per minute")
-    app.test_client().get("/v1/bots")
-    counters = redis.Redis.from_url(redis_url).keys(f"*{prefix}*")
-    assert counters, "no rate-limit counter in the service's Redis"
+    for _ in range(3):
+        app.test_client().get("/v1/bots")
+    server = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + 5
+    while not server.keys(f"{prefix}*") and time.monotonic() < deadline:
+        time.sleep(0.02)  # the background sync adds them within 50 ms
+    (counter,) = server.keys(f"{prefix}*")
+    assert int(server.get(counter)) == 3
+    assert 0 < server.ttl(counter) <= 61
+
+
+def test_processes_share_one_limit_through_redis(redis_url):
+    """Two web processes (two apps) of one service: once the counts are synced, the second
+    refuses a client the first has used up."""
+    first, prefix = limited_app(redis_url, "4 per minute")
+    second, _ = limited_app(redis_url, "4 per minute", RATELIMIT_KEY_PREFIX=prefix)
+    for _ in range(3):
+        assert first.test_client().get("/v1/bots").status_code == 200
+    first.extensions["keltis_rate_limit"].counts.sync()
+    client = second.test_client()
+    assert client.get("/v1/bots").status_code == 200  # 4 of 4
+    second.extensions["keltis_rate_limit"].counts.sync()
+    assert client.get("/v1/bots").status_code == 429
+    # the first process learns the total with its next sync of this client's counts: it
+    # lets at most that one request through beyond the limit
+    first.extensions["keltis_rate_limit"].counts.sync()
+    first.test_client().get("/v1/bots")
+    first.extensions["keltis_rate_limit"].counts.sync()
+    assert first.test_client().get("/v1/bots").status_code == 429
+    server = redis.Redis.from_url(redis_url)
+    (counter,) = server.keys(f"{prefix}*")
+    assert int(server.get(counter)) <= 5
+
+
+def test_a_sync_adds_each_count_once(redis_url):
+    app, prefix = limited_app(redis_url, "100 per minute")
+    counts = app.extensions["keltis_rate_limit"].counts
+    for _ in range(7):
+        app.test_client().get("/v1/bots")
+    counts.sync()
+    counts.sync()  # nothing new: adds nothing
+    server = redis.Redis.from_url(redis_url)
+    (counter,) = server.keys(f"{prefix}*")
+    assert int(server.get(counter)) == 7
 
 
 def test_the_limit_is_off_in_test_apps_unless_asked_and_off_by_environment(redis_url, monkeypatch):
@@ -106,8 +151,8 @@ def _new_game(client) -> tuple[str, dict, int]:
 
 def test_a_move_over_the_limit_is_refused_before_it_is_applied(redis_url):
     app, _ = limited_app(redis_url, "4 per minute")
-    store_pool = app.extensions["keltis"].client.connection_pool
-    assert app.extensions["keltis_rate_limit"].counter.storage.storage.connection_pool is store_pool
+    store = app.extensions["keltis"].client
+    assert app.extensions["keltis_rate_limit"].counts.client is store
     client = app.test_client()
     game_id, auth, version = _new_game(client)  # 1
     moves = client.get(f"/v1/games/{game_id}/moves", headers=auth)  # 2
@@ -136,3 +181,20 @@ def test_a_move_refused_before_its_games_read_is_still_counted(redis_url):
     limited = client.post(f"/v1/games/{game_id}/moves", data=b"{", headers=auth, content_type=JSON)
     assert limited.status_code == 429
     assert int(limited.headers["Retry-After"]) > 0
+
+
+def test_a_new_window_starts_from_zero(redis_url):
+    now = [1_000_020.0]
+    counts = WindowCounts(
+        redis.Redis.from_url(redis_url),
+        parse_many("2 per minute"),
+        f"test-ratelimit-{uuid.uuid4().hex}",
+        sync_s=3600,
+        clock=lambda: now[0],
+    )
+    assert counts.hit("a") is None and counts.hit("a") is None
+    assert counts.hit("a") is not None
+    counts.sync()
+    assert counts.hit("a") is not None
+    now[0] += 60
+    assert counts.hit("a") is None

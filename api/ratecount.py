@@ -1,0 +1,130 @@
+"""Request counts per client and fixed window, kept in the process and added to the shared
+counters in Redis in batches.
+
+The rate limit is checked on every request, and a Redis round trip for each would cost
+about as much as a move's own work. So each process counts locally and, every `sync_s`
+(50 ms), adds what it counted to the shared counters in one pipelined round trip and
+learns the totals of every process from the replies. A request is refused when the total
+known at the last sync plus this process's own count since then reaches the limit.
+
+Exact within one process. Across N processes a client that spreads its requests over them
+may be let through for at most one sync interval's worth of requests per other process
+beyond the limit before every process knows the total. When Redis cannot be reached the
+counts of that interval are dropped and requests go on (the store itself answers 503).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from limits import RateLimitItem
+
+from store import keys
+
+SYNC_S = 0.05
+
+logger = logging.getLogger(__name__)
+
+Window = tuple[int, str, int]  # (index of the limit, client, window number)
+
+
+class WindowCounts:
+    """Fixed-window request counts of one process, synced with Redis in the background."""
+
+    def __init__(
+        self,
+        client,
+        limits: list[RateLimitItem],
+        prefix: str,
+        sync_s: float = SYNC_S,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.client = client
+        self.limits = sorted(limits)
+        self._expiries = [limit.get_expiry() for limit in self.limits]
+        self._amounts = [limit.amount for limit in self.limits]
+        self.prefix = prefix
+        self.sync_s = sync_s
+        self.clock = clock
+        self._known: dict[Window, int] = {}  # every process's total at the last sync
+        self._pending: dict[Window, int] = {}  # this process's count since then
+        self._sending: dict[Window, int] = {}  # its count being added by a sync now
+        self._lock = threading.Lock()
+        self._one_sync = threading.Lock()  # syncs take turns (the background one, a test's)
+        self._thread: threading.Thread | None = None
+
+    def hit(self, who: str) -> RateLimitItem | None:
+        """Count one request of `who`; the limit it is over instead (then nothing is
+        counted)."""
+        if self._thread is None:
+            self._start()
+        now = self.clock()
+        windows = [(index, who, int(now // expiry)) for index, expiry in enumerate(self._expiries)]
+        with self._lock:
+            for window, amount in zip(windows, self._amounts):  # noqa: B905 (same length)
+                if self._count(window) >= amount:
+                    return self.limits[window[0]]
+            for window in windows:
+                self._pending[window] = self._pending.get(window, 0) + 1
+        return None
+
+    def sync(self) -> None:
+        """Add this process's counts to the shared counters and learn the totals."""
+        with self._one_sync:
+            self._sync()
+
+    def _sync(self) -> None:
+        with self._lock:
+            batch, self._pending = self._pending, {}
+            self._sending = batch
+        if not batch:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        for (index, who, number), count in batch.items():
+            key = self.key(index, who, number)
+            pipe.incrby(key, count)
+            pipe.expire(key, int(self.limits[index].get_expiry()) + 1)
+        try:
+            replies = pipe.execute()
+        except Exception as error:  # fail open: the request path never waits on this
+            logger.warning("rate-limit counts could not be synced: %s", error)
+            with self._lock:
+                self._sending = {}
+            return
+        totals = dict(zip(batch, replies[::2], strict=True))
+        current = {
+            index: int(self.clock() // lim.get_expiry()) for index, lim in enumerate(self.limits)
+        }
+        with self._lock:
+            self._sending = {}
+            for window, total in totals.items():
+                self._known[window] = max(self._known.get(window, 0), int(total))
+            for window in [w for w in self._known if w[2] < current[w[0]]]:
+                del self._known[window]
+
+    def _count(self, window: Window) -> int:
+        """Requests in `window` as this process knows them (the lock held)."""
+        known = self._known.get(window, 0)
+        return known + self._sending.get(window, 0) + self._pending.get(window, 0)
+
+    def key(self, index: int, who: str, number: int) -> str:
+        limit = self.limits[index]
+        return keys.rate_counter(self.prefix, f"{limit.amount}-{limit.get_expiry()}", who, number)
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._run, name="rate-counts", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.sync_s)
+            try:
+                self.sync()
+            except Exception:  # never let the thread die; the next interval tries again
+                logger.exception("rate-limit sync failed")
