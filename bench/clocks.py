@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from bench.api import BENCH_RATE_LIMIT, Connection
+from bench.figures import figure
 from cli.serve import free_port, start_stack
 
 GAMES = 200
@@ -72,10 +73,11 @@ def run() -> None:
             late = [lateness_ms(http, game_id) for game_id in ids]
         finally:
             stack.stop()
-    print(
-        f"clock_lateness_p99_ms: {percentile(late, 0.99):.0f}  # {GAMES} clocked games "
-        f"(move_seconds {MOVE_SECONDS}) created in {created_s:.1f} s, 1 worker",
-        flush=True,
+    figure(
+        "clock_lateness_p99_ms",
+        f"{percentile(late, 0.99):.0f}",
+        f"{GAMES} clocked games (move_seconds {MOVE_SECONDS}) created in {created_s:.1f} s, "
+        "1 worker",
     )
-    print(f"clock_lateness_p50_ms: {statistics.median(late):.0f}", flush=True)
+    figure("clock_lateness_p50_ms", f"{statistics.median(late):.0f}")
     print(f"# max {max(late):.0f} ms, min {min(late):.0f} ms", flush=True)

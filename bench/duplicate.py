@@ -29,6 +29,8 @@ import os
 import statistics
 import time
 
+from bench.figures import figure
+
 GAMES = 400
 ROUNDS = 3
 SEED = "bench-duplicate"
@@ -85,14 +87,15 @@ def measure(game: str, bots: list[str], games: int = GAMES, rounds: int = ROUNDS
 
 def _print(name: str, game: str, bots: list[str], found: dict, rounds: int) -> None:
     spread = ", ".join(f"{r:.3f}" for r in found["ratios"])
-    print(
-        f"{name}: {found['ratio']:.3f}  # {game} {' - '.join(bots)}, {found['games']} games "
-        f"each side ({found['deals']} deals), mean of {rounds} seeds; per seed: {spread}",
-        flush=True,
+    figure(
+        name,
+        f"{found['ratio']:.3f}",
+        f"{game} {' - '.join(bots)}, {found['games']} games each side ({found['deals']} deals), "
+        f"mean of {rounds} seeds; per seed: {spread}",
     )
-    print(f"{name}_duplicate_width: {found['duplicate_width']:.3f}", flush=True)
-    print(f"{name}_round_robin_width: {found['round_robin_width']:.3f}", flush=True)
-    print(f"{name}_within_deal_correlation: {found['correlation']:.3f}", flush=True)
+    figure(f"{name}_duplicate_width", f"{found['duplicate_width']:.3f}")
+    figure(f"{name}_round_robin_width", f"{found['round_robin_width']:.3f}")
+    figure(f"{name}_within_deal_correlation", f"{found['correlation']:.3f}")
 
 
 def run() -> None:

@@ -21,6 +21,7 @@ import statistics
 import time
 
 from bench.api import Connection, served_stack
+from bench.figures import figure
 
 BOT_GAMES = 300
 TOURNAMENT_GAMES = 1000
@@ -131,10 +132,11 @@ def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
     with served_stack(bot_workers=WORKERS) as stack:
         replies, at_first, at_last = measure(stack.base_url, stack.redis_url)
-    print(
-        f"person_bot_turn_p99_ms: {p99(replies):.0f}  # {len(replies)} bot replies, "
-        f"{WORKERS} workers, {BOT_GAMES} bot games + a {TOURNAMENT_GAMES}-game tournament",
-        flush=True,
+    figure(
+        "person_bot_turn_p99_ms",
+        f"{p99(replies):.0f}",
+        f"{len(replies)} bot replies, {WORKERS} workers, {BOT_GAMES} bot games + a "
+        f"{TOURNAMENT_GAMES}-game tournament",
     )
-    print(f"person_bot_turn_median_ms: {statistics.median(replies):.0f}", flush=True)
+    figure("person_bot_turn_median_ms", f"{statistics.median(replies):.0f}")
     print(f"# backlog at the first reply: {at_first}; at the last: {at_last}", flush=True)

@@ -17,6 +17,7 @@ import threading
 import time
 
 from bench.api import Connection, served_stack
+from bench.figures import figure
 from bench.webhooks import Bots
 
 GAMES = 40
@@ -70,14 +71,14 @@ def run() -> None:
         bots.httpd.shutdown()
         bots.httpd.server_close()
     for label, found in (("", one), ("_parallel", many)):
-        print(
-            f"open_tournament{label}_moves_per_s: {found['moves'] / found['seconds']:.1f}  # "
+        figure(
+            f"open_tournament{label}_moves_per_s",
+            f"{found['moves'] / found['seconds']:.1f}",
             f"{found['moves']} moves of {found['finished']}/{GAMES} games in "
             f"{found['seconds']:.1f} s, greedy vs a webhook answering at once, 1 worker",
-            flush=True,
         )
-        print(f"open_tournament{label}_timeouts: {found['timeouts']}", flush=True)
-    print(f"open_tournament_bad_signatures: {bots.refused}", flush=True)
+        figure(f"open_tournament{label}_timeouts", found["timeouts"])
+    figure("open_tournament_bad_signatures", bots.refused)
 
 
 if __name__ == "__main__":

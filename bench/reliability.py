@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from bench.figures import figure
 from devtools.redis_servers import RedisServer
 from devtools.reliability.fault_proof import (
     run_redis_kills,
@@ -25,34 +26,30 @@ FUZZ_EXAMPLES_PER_OPERATION = 120
 LEAK_GAMES = 500
 
 
-def _print(name: str, value) -> None:
-    print(f"{name}: {value}", flush=True)
-
-
 def races() -> None:
     with RedisServer() as server, WebServer({"REDIS_URL": server.url}) as web:
         result = run_http_race(web.url, server.client(), rounds=RACE_ROUNDS)
-        _print("race_clients", CLIENTS)
-        _print("race_rounds", len(result.accepted_per_round))
-        _print("race_accepted_per_version", result.accepted_per_version)
-        _print("race_losers_409", result.conflicts)
-        _print("race_idempotent_replays", result.replayed)
+        figure("race_clients", CLIENTS)
+        figure("race_rounds", len(result.accepted_per_round))
+        figure("race_accepted_per_version", result.accepted_per_version)
+        figure("race_losers_409", result.conflicts)
+        figure("race_idempotent_replays", result.replayed)
         bots = run_bot_race(server.url)
-        _print("bot_race_games_verified", f"{len(bots.reports)}/{bots.games}")
-        _print("bot_race_turns_counted_twice", bots.turns_claimed - bots.turns_in_logs)
+        figure("bot_race_games_verified", f"{len(bots.reports)}/{bots.games}")
+        figure("bot_race_turns_counted_twice", bots.turns_claimed - bots.turns_in_logs)
 
 
 def worker_kills() -> None:
     with RedisServer() as server:
         result = run_worker_kills(server.url, games_per_kind=4, kills=2)
-    _print("worker_sigkills", result.kills)
-    _print("worker_kill_games_verified", f"{len(result.reports)}/{result.games}")
+    figure("worker_sigkills", result.kills)
+    figure("worker_kill_games_verified", f"{len(result.reports)}/{result.games}")
     with RedisServer() as server:
         tournament = run_tournament_kills(server.url, games=24, kills=2)
-    _print("tournament_worker_sigkills", tournament.kills)
-    _print("tournament_games_verified", f"{tournament.verified}/{tournament.games}")
-    _print("tournament_games_counted_twice", tournament.standings_games // 2 - tournament.games)
-    _print("tournament_standings_match_logs", tournament.standings_match_logs)
+    figure("tournament_worker_sigkills", tournament.kills)
+    figure("tournament_games_verified", f"{tournament.verified}/{tournament.games}")
+    figure("tournament_games_counted_twice", tournament.standings_games // 2 - tournament.games)
+    figure("tournament_standings_match_logs", tournament.standings_match_logs)
 
 
 def redis_kills() -> None:
@@ -61,11 +58,11 @@ def redis_kills() -> None:
         WebServer({"REDIS_URL": server.url}) as web,
     ):
         result = run_redis_kills(server, web.url, kills=3, moves_between=40)
-    _print("redis_sigkills", result.kills)
-    _print("acked_moves", result.acked)
-    _print("acked_moves_lost_after_redis_kill", result.lost)
-    _print("answers_503_while_down", result.statuses.get(503, 0))
-    _print("answers_500", result.statuses.get(500, 0))
+    figure("redis_sigkills", result.kills)
+    figure("acked_moves", result.acked)
+    figure("acked_moves_lost_after_redis_kill", result.lost)
+    figure("answers_503_while_down", result.statuses.get(503, 0))
+    figure("answers_500", result.statuses.get(500, 0))
 
 
 def fuzz() -> None:
@@ -83,9 +80,9 @@ def fuzz() -> None:
             }
         )
         report = fuzz_app(app, FUZZ_EXAMPLES_PER_OPERATION)
-    _print("fuzz_requests", report.requests)
-    _print("fuzz_5xx", report.server_errors)
-    _print("fuzz_contract_failures", len(report.failures))
+    figure("fuzz_requests", report.requests)
+    figure("fuzz_5xx", report.server_errors)
+    figure("fuzz_contract_failures", len(report.failures))
 
 
 def leaks() -> None:
@@ -95,9 +92,9 @@ def leaks() -> None:
         found += len(report.leaks)
         games += report.games
         responses += report.responses
-        _print(f"leak_scan_games_{game.split('-')[1]}", report.games)
-    _print("leak_scan_responses", responses)
-    _print("leaks_found", found)
+        figure(f"leak_scan_games_{game.split('-')[1]}", report.games)
+    figure("leak_scan_responses", responses)
+    figure("leaks_found", found)
 
 
 def run() -> None:
@@ -105,7 +102,7 @@ def run() -> None:
     started = time.perf_counter()
     for step in (races, worker_kills, redis_kills, fuzz, leaks):
         step()
-    _print("reliability_bench_seconds", f"{time.perf_counter() - started:.0f}")
+    figure("reliability_bench_seconds", f"{time.perf_counter() - started:.0f}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from bench.api import Connection, served_stack
+from bench.figures import figure
 
 GAMES = 8
 ANSWER_DELAY_S = 0.2
@@ -120,20 +121,20 @@ def run() -> None:
         bots.httpd.shutdown()
         bots.httpd.server_close()
     moves, seconds = window or (bots.answered, elapsed)
-    print(
-        f"webhook_moves_per_s: {moves / seconds:.1f}  # {moves} webhook moves in {seconds:.1f} s "
-        f"while all {GAMES} games were in play, answers after {ANSWER_DELAY_S * 1000:.0f} ms, "
-        "1 worker",
-        flush=True,
+    figure(
+        "webhook_moves_per_s",
+        f"{moves / seconds:.1f}",
+        f"{moves} webhook moves in {seconds:.1f} s while all {GAMES} games were in play, "
+        f"answers after {ANSWER_DELAY_S * 1000:.0f} ms, 1 worker",
     )
-    print(
-        f"webhook_moves_per_s_to_last_finish: {bots.answered / elapsed:.1f}  # {bots.answered} "
-        f"moves in {elapsed:.1f} s (fewer games in play once the first finished)",
-        flush=True,
+    figure(
+        "webhook_moves_per_s_to_last_finish",
+        f"{bots.answered / elapsed:.1f}",
+        f"{bots.answered} moves in {elapsed:.1f} s (fewer games in play once the first finished)",
     )
-    print(f"webhook_games_finished: {finished}", flush=True)
-    print(f"webhook_timeouts: {timeouts}", flush=True)
-    print(f"webhook_bad_signatures: {bots.refused}", flush=True)
+    figure("webhook_games_finished", finished)
+    figure("webhook_timeouts", timeouts)
+    figure("webhook_bad_signatures", bots.refused)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The shape of the threads beside a worker: set up once, then one pass every few seconds
-until stopped; a pass that fails is logged and the next one runs as usual (one broken game or
-a moment without Redis must not stop the others)."""
+(sooner when woken) until stopped, then tear down; a pass that fails is logged and the next
+one runs as usual (one broken game or a moment without Redis must not stop the others)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ log = logging.getLogger(__name__)
 
 
 class PeriodicThread(threading.Thread):
-    """Calls `setup()` once, then `tick()` every `every_s` seconds until `stop()`."""
+    """Calls `setup()` once, then `tick()` every `every_s` seconds, or as soon as `wake()` is
+    called, until `stop()`; then `teardown()`."""
 
     def __init__(self, name: str, every_s: float):
         super().__init__(name=name, daemon=True)
         self.every_s = every_s
         self.stopped = threading.Event()
+        self._woken = threading.Event()
 
     def setup(self) -> None:
         """Open what the passes use (connections, services)."""
@@ -25,13 +27,32 @@ class PeriodicThread(threading.Thread):
         """One pass."""
         raise NotImplementedError
 
+    def teardown(self) -> None:
+        """Close what `setup()` opened (runs once the passes are over, even after an error)."""
+
+    def pause(self) -> None:
+        """Wait for the next pass: `every_s` seconds, or less once woken (or stopped)."""
+        self._woken.wait(self.every_s)
+        self._woken.clear()  # a wake-up from now on is served by a later pass
+
+    def wake(self) -> None:
+        """Run the next pass now instead of at the end of the wait."""
+        self._woken.set()
+
     def run(self) -> None:
         self.setup()
-        while not self.stopped.wait(self.every_s):
-            try:
-                self.tick()
-            except Exception:
-                log.exception("%s: a pass failed", self.name)
+        try:
+            while not self.stopped.is_set():
+                self.pause()
+                if self.stopped.is_set():
+                    break
+                try:
+                    self.tick()
+                except Exception:
+                    log.exception("%s: a pass failed", self.name)
+        finally:
+            self.teardown()
 
     def stop(self) -> None:
         self.stopped.set()
+        self.wake()

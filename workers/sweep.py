@@ -7,7 +7,6 @@ finished: application.open_tournaments)."""
 from __future__ import annotations
 
 import logging
-import threading
 
 import redis
 
@@ -24,43 +23,42 @@ from workers.periodic import PeriodicThread
 log = logging.getLogger(__name__)
 
 
-class SweepThread(threading.Thread):
-    """Runs the sweeps every `every_s` seconds until stopped."""
+class SweepThread(PeriodicThread):
+    """Runs the sweeps every `every_s` seconds until stopped; a sweep that cannot reach Redis
+    is skipped with a warning and the others still run."""
 
     def __init__(self, redis_url: str, every_s: float, stale_after_s: float):
-        super().__init__(name="bot-turn-sweep", daemon=True)
+        super().__init__("bot-turn-sweep", every_s)
         self.redis_url = redis_url
-        self.every_s = every_s
         self.stale_after_s = stale_after_s
-        self.stopped = threading.Event()
 
-    def run(self) -> None:
-        client = store_client(self.redis_url)
-        queue = queue_client(self.redis_url)
-        service = GameService(client, cache=RecordCache(256), scheduler=BotTurnQueue(queue))
-        while not self.stopped.wait(self.every_s):
-            for name, sweep in (("bot turn", sweep_bot_turns), ("tournament", sweep_tournaments)):
-                try:
-                    revived = sweep(client, self.stale_after_s, queue=queue)
-                except redis.RedisError as error:
-                    log.warning("%s sweep skipped: %s", name, error)
-                    continue
-                if revived:
-                    log.warning("re-enqueued %d lost %s job(s)", len(revived), name)
+    def setup(self) -> None:
+        self.client = store_client(self.redis_url)
+        self.queue = queue_client(self.redis_url)
+        scheduler = BotTurnQueue(self.queue)
+        self.service = GameService(self.client, cache=RecordCache(256), scheduler=scheduler)
+
+    def tick(self) -> None:
+        client = self.client
+        for name, sweep in (("bot turn", sweep_bot_turns), ("tournament", sweep_tournaments)):
             try:
-                open_tournaments.advance_running(service, TournamentStore(client))
+                revived = sweep(client, self.stale_after_s, queue=self.queue)
             except redis.RedisError as error:
-                log.warning("open tournament sweep skipped: %s", error)
-            try:
-                expired = expire_waiting_games(client)
-            except redis.RedisError as error:
-                log.warning("expiry sweep skipped: %s", error)
+                log.warning("%s sweep skipped: %s", name, error)
                 continue
-            if expired:
-                log.info("expired %d game(s) that waited too long for seats", len(expired))
-
-    def stop(self) -> None:
-        self.stopped.set()
+            if revived:
+                log.warning("re-enqueued %d lost %s job(s)", len(revived), name)
+        try:
+            open_tournaments.advance_running(self.service, TournamentStore(client))
+        except redis.RedisError as error:
+            log.warning("open tournament sweep skipped: %s", error)
+        try:
+            expired = expire_waiting_games(client)
+        except redis.RedisError as error:
+            log.warning("expiry sweep skipped: %s", error)
+            return
+        if expired:
+            log.info("expired %d game(s) that waited too long for seats", len(expired))
 
 
 class DeadlineThread(PeriodicThread):

@@ -1,8 +1,10 @@
-"""HTTP helpers of the API tests: create, join, play to the end by picking legal moves."""
+"""HTTP helpers of the API tests: create, join, play to the end by picking legal moves (all
+seats over HTTP, or one person's seat against bots that a worker plays)."""
 
 from __future__ import annotations
 
 import json
+import time
 
 from devtools.picks import rotating_pick
 
@@ -62,6 +64,35 @@ def play_to_end(
             on_move(seat, posted.json, moves)
         moves += 1
         assert moves < max_moves
+
+
+def play_against_bots(
+    client, created: dict, pick, timeout_s: float, seat: int = 0
+) -> tuple[dict, float]:
+    """Play `seat` of a game just created (its POST /v1/games answer) whose other seats are
+    bots that a worker moves: when the seat is to move it plays `pick(legal_moves)`, else it
+    long-polls the events until the bots moved. Stops once the game is finished or after
+    `timeout_s`; the last state seen and the seconds taken."""
+    game_id, token = created["id"], created["seats"][seat]["token"]
+    started = time.monotonic()
+    version = created["version"]
+    while time.monotonic() - started < timeout_s:
+        game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
+        if game["status"] == "finished":
+            break
+        if game["to_move"] == seat:
+            moves = client.get(f"/v1/games/{game_id}/moves", headers=bearer(token)).json["moves"]
+            answer = client.post(
+                f"/v1/games/{game_id}/moves", json=pick(moves), headers=bearer(token)
+            )
+            assert answer.status_code == 200
+            version = answer.json["version"]
+        else:
+            waited = client.get(
+                f"/v1/games/{game_id}/events?after={version}&wait=5", headers=bearer(token)
+            ).json
+            version = waited["version"]
+    return game, time.monotonic() - started
 
 
 def assert_nothing_hidden(payload, viewer: int | None, secrets: list[str]) -> None:

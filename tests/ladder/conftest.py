@@ -1,6 +1,6 @@
-"""Fixtures of the ladder tests: a real Redis of this package's own (the ladder's keys are
-one global log and its ratings, so these tests get a server nobody else writes to and flush
-it before each test), a game service on it, and a way to finish rated games."""
+"""Fixtures of the ladder tests: a game service on `private_redis` (the ladder's keys are
+one global log and its ratings, so these tests use a server nobody else writes to, flushed
+before each test: tests.support.fixtures), and a way to finish rated games."""
 
 from __future__ import annotations
 
@@ -10,35 +10,20 @@ from application.accounts import AccountService
 from application.bots import play_bot_turns
 from application.games import GameService
 from application.webhooks_policy import WebhookPolicy
-from devtools.redis_servers import RedisServer
 
 CARD = "keltis-card"
 DICE = "keltis-dice"
 
 
-@pytest.fixture(scope="package")
-def ladder_server():
-    with RedisServer() as started:
-        yield started
-
-
 @pytest.fixture
-def ladder_client(ladder_server):
-    client = ladder_server.client()
-    client.flushall()
-    yield client
-    client.close()
-
-
-@pytest.fixture
-def games(ladder_client) -> GameService:
+def games(private_redis) -> GameService:
     """A service that enqueues no bot turn (the tests play them in-process)."""
-    return GameService(ladder_client)
+    return GameService(private_redis)
 
 
 @pytest.fixture
-def accounts(ladder_client) -> AccountService:
-    return AccountService(ladder_client, WebhookPolicy(()))
+def accounts(private_redis) -> AccountService:
+    return AccountService(private_redis, WebhookPolicy(()))
 
 
 def finish_bot_game(games: GameService, bots: list[str], game: str = CARD, rated: bool = True):

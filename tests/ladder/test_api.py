@@ -14,8 +14,8 @@ from tests.ladder.conftest import CARD, finish_bot_game, play_to_end
 
 
 @pytest.fixture
-def http(ladder_server, ladder_client):
-    app = create_app({"REDIS_URL": ladder_server.url, "TESTING": True})
+def http(private_redis_server, private_redis):
+    app = create_app({"REDIS_URL": private_redis_server.url, "TESTING": True})
     app.test_client_class = ContractClient
     return app.test_client()
 

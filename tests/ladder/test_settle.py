@@ -47,7 +47,7 @@ def test_a_rated_games_open_seat_is_joined_only_with_an_account_key(games, accou
     assert joined.players[0]["account"] == "Ann_1"
 
 
-def test_rated_is_public_in_the_first_event_and_the_summary(games, ladder_client):
+def test_rated_is_public_in_the_first_event_and_the_summary(games, private_redis):
     record, _, _ = games.create(CARD, [{"bot": "greedy"}, {"bot": "random"}], {}, rated=True)
     first = games.entries_after(record.game_id, 0, 1)[0]
     assert first.event["rated"] is True and "rated" not in first.event["hidden"]

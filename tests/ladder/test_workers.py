@@ -21,12 +21,12 @@ FAST = ("--settle-every", "0.05", "--sweep-every", "0.3", "--stale-after", "0.5"
 
 
 @pytest.fixture
-def workers(ladder_server):
+def workers(private_redis_server):
     """Start real workers on the ladder's server; all stopped at teardown."""
     started = []
 
     def start(*options):
-        process = start_worker(ladder_server.url, *options)
+        process = start_worker(private_redis_server.url, *options)
         started.append(process)
         return process
 
@@ -37,9 +37,9 @@ def workers(ladder_server):
 
 
 @pytest.fixture
-def scheduled(ladder_client) -> GameService:
+def scheduled(private_redis) -> GameService:
     """A service whose bot turns go to the workers' queues."""
-    return GameService(ladder_client, scheduler=BotTurnQueue(ladder_client))
+    return GameService(private_redis, scheduler=BotTurnQueue(private_redis))
 
 
 def create_rated(service: GameService) -> str:
@@ -51,33 +51,33 @@ def ladder_ids(client) -> list[str]:
     return [LadderEntry.from_json(raw).game_id for raw in client.lrange(keys.ladder_log(), 0, -1)]
 
 
-def test_two_workers_settle_every_rated_game_once(workers, scheduled, ladder_client):
+def test_two_workers_settle_every_rated_game_once(workers, scheduled, private_redis):
     workers(*FAST)
     workers(*FAST)
     ids = [create_rated(scheduled) for _ in range(12)]
-    wait_for(lambda: len(ladder_ids(ladder_client)) >= len(ids), 60)
+    wait_for(lambda: len(ladder_ids(private_redis)) >= len(ids), 60)
     # File every game to settle again (as a reindex may): both workers race over them.
-    ladder_client.zadd(keys.games_to_settle(), dict.fromkeys(ids, 0))
-    wait_for(lambda: ladder_client.zcard(keys.games_to_settle()) == 0, 30)
-    assert sorted(ladder_ids(ladder_client)) == sorted(ids)
-    ladder = LadderStore(ladder_client)
+    private_redis.zadd(keys.games_to_settle(), dict.fromkeys(ids, 0))
+    wait_for(lambda: private_redis.zcard(keys.games_to_settle()) == 0, 30)
+    assert sorted(ladder_ids(private_redis)) == sorted(ids)
+    ladder = LadderStore(private_redis)
     wait_for(lambda: ladder.cursor() == len(ids), 10)
     assert ladder.all_ratings() == fold(ladder.entries())[0]
 
 
 def test_a_worker_killed_between_finishing_and_settling_leaves_the_game_rated_once(
-    workers, scheduled, ladder_client
+    workers, scheduled, private_redis
 ):
     finisher = workers("--settle-every", "600", "--sweep-every", "0")  # plays, never settles
     game_id = create_rated(scheduled)
     wait_for(lambda: scheduled.load(game_id)[0].finished, 60)
-    assert ladder_client.zscore(keys.games_to_settle(), game_id) is not None
+    assert private_redis.zscore(keys.games_to_settle(), game_id) is not None
     finisher.send_signal(signal.SIGKILL)
     finisher.wait(timeout=10)
-    assert ladder_ids(ladder_client) == []
+    assert ladder_ids(private_redis) == []
     workers(*FAST)
-    wait_for(lambda: ladder_client.zcard(keys.games_to_settle()) == 0, 30)
-    assert ladder_ids(ladder_client) == [game_id]
-    ladder = LadderStore(ladder_client)
+    wait_for(lambda: private_redis.zcard(keys.games_to_settle()) == 0, 30)
+    assert ladder_ids(private_redis) == [game_id]
+    ladder = LadderStore(private_redis)
     wait_for(lambda: ladder.cursor() == 1, 10)
     assert {name for (_, name) in ladder.all_ratings()} == {"bot:greedy", "bot:random"}

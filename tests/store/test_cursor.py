@@ -1,6 +1,6 @@
-"""Cursor paging (store.cursor) on a real Redis of this module's own: a walk meets every game
-that stays listed exactly once, newest first, while games are created and finished during
-it; cursors are opaque and a forged one is refused."""
+"""Cursor paging (store.cursor) on a real Redis nobody else writes to (`private_redis`): a
+walk meets every game that stays listed exactly once, newest first, while games are created
+and finished during it; cursors are opaque and a forged one is refused."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import pytest
 
-from devtools.redis_servers import RedisServer
 from store import index
 from store.cursor import BadCursor, Pager, Position
 from tests.store.test_index import listed, write
@@ -19,19 +18,6 @@ from tests.store.test_index import listed, write
 
 def newest_first(games) -> list[str]:
     return [g.game_id for g in sorted(games, key=lambda g: (g.created_at, g.game_id))][::-1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with RedisServer() as started:
-        yield started
-
-
-@pytest.fixture
-def client(server):
-    client = server.client()
-    client.flushall()
-    return client
 
 
 def walk(client, status, limit, began: threading.Event | None = None) -> list[str]:
@@ -51,28 +37,28 @@ def walk(client, status, limit, began: threading.Event | None = None) -> list[st
         cursor = position.encode()
 
 
-def test_cursor_walk_orders_games_created_in_the_same_millisecond_by_id(client):
+def test_cursor_walk_orders_games_created_in_the_same_millisecond_by_id(private_redis):
     games = [listed(f"g{n:02d}", 1000 + n // 4, "active") for n in range(23)]  # ties of 4
-    write(client, *((g, None) for g in random.Random(1).sample(games, len(games))))
+    write(private_redis, *((g, None) for g in random.Random(1).sample(games, len(games))))
     expected = [g.game_id for g in sorted(games, key=lambda g: (g.created_at, g.game_id))][::-1]
     for limit in (1, 3, 4, 5, 100):
-        assert walk(client, None, limit) == expected
-        assert walk(client, "active", limit) == expected
+        assert walk(private_redis, None, limit) == expected
+        assert walk(private_redis, "active", limit) == expected
 
 
-def test_cursor_goes_on_after_its_game_left_the_listing(client):
+def test_cursor_goes_on_after_its_game_left_the_listing(private_redis):
     games = [listed(f"g{n}", 1000 + n // 2, "active") for n in range(8)]
-    write(client, *((g, None) for g in games))
-    first, position = index.list_games(client, "active", None, None, 3)
+    write(private_redis, *((g, None) for g in games))
+    first, position = index.list_games(private_redis, "active", None, None, 3)
     assert [g["id"] for g in first] == ["g7", "g6", "g5"] and position == Position(1002, "g5")
     gone = replace(games[5], version=2, fixed_status="finished")
-    write(client, (gone, games[5]))
-    rest, end = index.list_games(client, "active", None, position, 10)
+    write(private_redis, (gone, games[5]))
+    rest, end = index.list_games(private_redis, "active", None, position, 10)
     assert [g["id"] for g in rest] == ["g4", "g3", "g2", "g1", "g0"] and end is None
 
 
 def test_no_game_is_skipped_or_repeated_while_games_are_created_and_finished_during_the_walk(
-    client,
+    private_redis,
 ):
     """The promise (openapi.yaml, Cursor): unfiltered, the walk lists exactly the games that
     existed when it began, each once, newest first. Filtered by status: each game at most
@@ -80,14 +66,14 @@ def test_no_game_is_skipped_or_repeated_while_games_are_created_and_finished_dur
     lists had the status when the walk passed it."""
     rng = random.Random(15)
     games = [listed(f"g{n:04d}", 10_000 + n // 3, "active") for n in range(600)]
-    write(client, *((g, None) for g in games))
+    write(private_redis, *((g, None) for g in games))
     finished: set[str] = set()
     made: list = []
 
     def churn(began: threading.Event, stop: threading.Event) -> None:
         """Once the walk has read its first page: create newer games and finish random older
         ones until the walk is over."""
-        writer = type(client)(connection_pool=client.connection_pool)
+        writer = type(private_redis)(connection_pool=private_redis.connection_pool)
         began.wait()
         while not stop.is_set():
             new = listed(f"n{len(made):05d}", 50_000 + len(made) // 2, "active")
@@ -104,7 +90,7 @@ def test_no_game_is_skipped_or_repeated_while_games_are_created_and_finished_dur
         thread = threading.Thread(target=churn, args=(began, stop))
         thread.start()
         try:
-            return walk(client, status, limit, began)
+            return walk(private_redis, status, limit, began)
         finally:
             began.set()
             stop.set()
@@ -141,10 +127,10 @@ def test_a_cursor_this_service_did_not_hand_out_is_refused(forged):
         Position.decode(forged)
 
 
-def test_a_page_after_a_rating_that_is_not_a_whole_number(client):
+def test_a_page_after_a_rating_that_is_not_a_whole_number(private_redis):
     key = "keltis:test:cursor-floats"
-    client.zadd(key, {"a": 1.5, "b": 1.5, "c": 0.1 + 0.2, "d": -3.25})
-    pager = Pager(client)
+    private_redis.zadd(key, {"a": 1.5, "b": 1.5, "c": 0.1 + 0.2, "d": -3.25})
+    pager = Pager(private_redis)
     first, position = pager.page(key, None, 2)
     assert first == ["b", "a"]
     rest, end = pager.page(key, Position.decode(position.encode()), 5)

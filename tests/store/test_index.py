@@ -1,7 +1,7 @@
-"""The listing and bot-turn indexes, on a real Redis of this module's own (and on a cluster).
+"""The listing and bot-turn indexes, on a real Redis nobody else writes to (and on a cluster).
 
-The index keys span games, so the listing tests get a server nobody else writes to and
-flush it before each test.
+The index keys span games, so the listing tests use `private_redis`: a server nobody else
+writes to, flushed before each test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import pytest
 import redis
 
 from application.games import GameService
-from devtools.redis_servers import RedisServer
 from gamelog.record import STATUSES, GameRecord
 from store import index, keys
 from store.cursor import Position
@@ -91,43 +90,30 @@ def every_page(client, status, game, limit) -> list[str]:
             return ids
 
 
-@pytest.fixture(scope="module")
-def server():
-    with RedisServer() as started:
-        yield started
-
-
-@pytest.fixture
-def client(server):
-    client = server.client()
-    client.flushall()
-    return client
-
-
 @pytest.fixture
 def toy(monkeypatch):
     return toy_game.register(monkeypatch)
 
 
-def test_games_list_newest_first_with_a_cursor(client):
-    write(client, *((record(f"game{n}", 1000 + n), None) for n in range(5)))
-    page, cursor = index.list_games(client, "waiting", None, None, 2)
+def test_games_list_newest_first_with_a_cursor(private_redis):
+    write(private_redis, *((record(f"game{n}", 1000 + n), None) for n in range(5)))
+    page, cursor = index.list_games(private_redis, "waiting", None, None, 2)
     assert [g["id"] for g in page] == ["game4", "game3"]
-    rest, end = index.list_games(client, "waiting", "toy-race", cursor, 10)
+    rest, end = index.list_games(private_redis, "waiting", "toy-race", cursor, 10)
     assert [g["id"] for g in rest] == ["game2", "game1", "game0"]
     assert end is None
-    assert index.list_games(client, "finished", None, None, 10) == ([], None)
-    assert index.list_games(client, None, "no-such-game", None, 10) == ([], None)
-    assert index.list_games(client, None, None, Position(1000, "game0"), 10) == ([], None)
+    assert index.list_games(private_redis, "finished", None, None, 10) == ([], None)
+    assert index.list_games(private_redis, None, "no-such-game", None, 10) == ([], None)
+    assert index.list_games(private_redis, None, None, Position(1000, "game0"), 10) == ([], None)
 
 
-def test_listings_by_status_by_game_and_by_both_hold_exactly_their_games(client):
+def test_listings_by_status_by_game_and_by_both_hold_exactly_their_games(private_redis):
     rng = random.Random(4)
     games = [
         listed(f"g{n:03d}", 1000 + n, rng.choice(STATUSES), rng.choice(["toy-race", OTHER]))
         for n in range(120)
     ]
-    write(client, *((g, None) for g in rng.sample(games, len(games))))
+    write(private_redis, *((g, None) for g in rng.sample(games, len(games))))
     newest_first = sorted(games, key=lambda g: -g.created_at)
     for status in (None, *STATUSES):
         for game in (None, "toy-race", OTHER):
@@ -136,37 +122,42 @@ def test_listings_by_status_by_game_and_by_both_hold_exactly_their_games(client)
                 for g in newest_first
                 if status in (None, g.status) and game in (None, g.game)
             ]
-            assert every_page(client, status, game, 7) == expected, (status, game)
+            assert every_page(private_redis, status, game, 7) == expected, (status, game)
 
 
-def test_the_next_cursor_is_the_pages_last_game_and_none_on_the_last_page(client):
-    write(client, *((listed(f"g{n}", n, "active"), None) for n in range(6)))
-    assert index.list_games(client, "active", None, None, 4)[1] == Position(2, "g2")
-    last, cursor = index.list_games(client, "active", None, Position(2, "g2"), 4)
+def test_the_next_cursor_is_the_pages_last_game_and_none_on_the_last_page(private_redis):
+    write(private_redis, *((listed(f"g{n}", n, "active"), None) for n in range(6)))
+    assert index.list_games(private_redis, "active", None, None, 4)[1] == Position(2, "g2")
+    last, cursor = index.list_games(private_redis, "active", None, Position(2, "g2"), 4)
     assert ([g["id"] for g in last], cursor) == (["g1", "g0"], None)
-    assert index.list_games(client, "active", None, None, 6)[1] is None
+    assert index.list_games(private_redis, "active", None, None, 6)[1] is None
 
 
-def test_a_status_change_moves_the_game_to_the_new_status_sets_only(client):
+def test_a_status_change_moves_the_game_to_the_new_status_sets_only(private_redis):
     waiting = listed("g", 5, "waiting")
     active = replace(waiting, version=2, fixed_status="active")
     final = replace(active, version=3, fixed_status="final_round")
     done = replace(final, version=4, fixed_status="finished")
-    write(client, (waiting, None))
+    write(private_redis, (waiting, None))
     for before, current in ((waiting, active), (active, final), (final, done)):
-        write(client, (current, before))
-        assert status_sets_holding(client, "g", "toy-race") == ({current.status}, {current.status})
+        write(private_redis, (current, before))
+        assert status_sets_holding(private_redis, "g", "toy-race") == (
+            {current.status},
+            {current.status},
+        )
         for status in STATUSES:
-            shown = [g["id"] for g in index.list_games(client, status, "toy-race", None, 10)[0]]
+            shown = [
+                g["id"] for g in index.list_games(private_redis, status, "toy-race", None, 10)[0]
+            ]
             assert shown == (["g"] if status == current.status else [])
-    assert index.list_games(client, None, "toy-race", None, 10)[0][0]["status"] == "finished"
+    assert index.list_games(private_redis, None, "toy-race", None, 10)[0][0]["status"] == "finished"
 
 
-def test_a_following_version_queues_only_the_writes_that_can_change(client):
+def test_a_following_version_queues_only_the_writes_that_can_change(private_redis):
     first = listed("g", 1, "active")
     second = replace(first, version=2, updated_at=5)
     third = replace(second, version=3, fixed_status="finished")
-    following, finishing = client.pipeline(), client.pipeline()
+    following, finishing = private_redis.pipeline(), private_redis.pipeline()
     index.update(following, second, before=first)
     index.update(finishing, third, before=second)
     assert _queued(following) == [("HSET", keys.game_summaries())]
@@ -186,18 +177,20 @@ def _queued(pipe) -> list[tuple[str, str]]:
     return [(args[0], args[1]) for args, _ in pipe.command_stack]
 
 
-def test_an_update_without_before_takes_the_game_out_of_every_other_status_set(client):
+def test_an_update_without_before_takes_the_game_out_of_every_other_status_set(private_redis):
     game = listed("g", 7, "active")
     for status in STATUSES:  # stale entries, as a lost or half-applied write may leave
-        client.zadd(keys.games_by_status(status), {"g": 7})
-        client.zadd(keys.games_by_game_and_status("toy-race", status), {"g": 7})
-    write(client, (game, None))
-    assert status_sets_holding(client, "g", "toy-race") == ({"active"}, {"active"})
-    assert decoded(client.zrange(keys.games_by_game("toy-race"), 0, -1)) == {"g"}
+        private_redis.zadd(keys.games_by_status(status), {"g": 7})
+        private_redis.zadd(keys.games_by_game_and_status("toy-race", status), {"g": 7})
+    write(private_redis, (game, None))
+    assert status_sets_holding(private_redis, "g", "toy-race") == ({"active"}, {"active"})
+    assert decoded(private_redis.zrange(keys.games_by_game("toy-race"), 0, -1)) == {"g"}
 
 
-def test_the_rebuild_from_the_logs_files_every_game_under_its_status_and_nothing_else(client, toy):
-    service = GameService(client)
+def test_the_rebuild_from_the_logs_files_every_game_under_its_status_and_nothing_else(
+    private_redis, toy
+):
+    service = GameService(private_redis)
     waiting, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
     joined, _, _ = service.create(toy, [{"name": "a"}, {"open": True}], {})
     service.join(joined.game_id, 1, "b")
@@ -206,18 +199,18 @@ def test_the_rebuild_from_the_logs_files_every_game_under_its_status_and_nothing
         service.play(done.game_id, done_tokens[current.to_move], {"action": "pass"}, _render)
     truth = {waiting.game_id: "waiting", joined.game_id: "active", done.game_id: "finished"}
     for game_id, status in truth.items():  # written by the service as the games went on
-        assert status_sets_holding(client, game_id, toy) == ({status}, {status})
+        assert status_sets_holding(private_redis, game_id, toy) == ({status}, {status})
 
     stale = [k for s in STATUSES if s != "waiting" for k in _status_keys(toy, s)]
-    client.delete(*_status_keys(toy, "waiting"), keys.games_by_game(toy))
+    private_redis.delete(*_status_keys(toy, "waiting"), keys.games_by_game(toy))
     for key in stale:  # every game also in every other status's sets
-        client.zadd(key, {game_id: 1 for game_id in truth})
+        private_redis.zadd(key, {game_id: 1 for game_id in truth})
 
     assert service.rebuild_index() == 3
     for game_id, status in truth.items():
-        assert status_sets_holding(client, game_id, toy) == ({status}, {status})
+        assert status_sets_holding(private_redis, game_id, toy) == ({status}, {status})
         assert [g["id"] for g in service.list_games(status, toy, None, 10)[0]] == [game_id]
-    assert decoded(client.zrange(keys.games_by_game(toy), 0, -1)) == set(truth)
+    assert decoded(private_redis.zrange(keys.games_by_game(toy), 0, -1)) == set(truth)
 
 
 def _status_keys(game: str, status: str) -> list[str]:
@@ -228,15 +221,20 @@ def _render(record, batch, seat):
     return {"version": record.version}
 
 
-def test_the_entries_read_for_a_page_do_not_grow_with_the_games_stored(server, client):
+def test_the_entries_read_for_a_page_do_not_grow_with_the_games_stored(
+    private_redis_server, private_redis
+):
     """A page reads its `limit` + 1 ids with their scores and `limit` summaries, however many
     games exist."""
-    counted, reads = counting_client(server)
-    write(client, *((listed(f"old{n:04d}", n, "final_round"), None) for n in range(12)))
-    write(client, *((listed(f"dice{n:04d}", 20 + n, "finished", OTHER), None) for n in range(12)))
+    counted, reads = counting_client(private_redis_server)
+    write(private_redis, *((listed(f"old{n:04d}", n, "final_round"), None) for n in range(12)))
+    write(
+        private_redis,
+        *((listed(f"dice{n:04d}", 20 + n, "finished", OTHER), None) for n in range(12)),
+    )
     filters = [("final_round", None), (None, OTHER), ("final_round", "toy-race"), (None, None)]
 
-    second_pages = {f: index.list_games(client, *f, None, 5)[1] for f in filters}
+    second_pages = {f: index.list_games(private_redis, *f, None, 5)[1] for f in filters}
 
     def entries_per_page() -> list[int]:
         found = []
@@ -251,7 +249,7 @@ def test_the_entries_read_for_a_page_do_not_grow_with_the_games_stored(server, c
     rng = random.Random(9)
     for first in range(100, 3100, 500):  # 3,000 newer games, almost none matching a filter
         write(
-            client,
+            private_redis,
             *(
                 (listed(f"new{n:05d}", n, rng.choice(["active", "waiting"])), None)
                 for n in range(first, first + 500)
@@ -283,14 +281,14 @@ def _entries(reply) -> int:
     return 1
 
 
-def test_the_bot_turn_entry_goes_once_the_bot_has_moved(client):
+def test_the_bot_turn_entry_goes_once_the_bot_has_moved(private_redis):
     due = BotDueRecord(**vars(record("g", 1)))
     after = replace(record("g", 1), version=2, updated_at=5)
-    write(client, (due, None))
-    assert index.bot_turns_due(client, 10**6) == ["g"]
-    write(client, (after, due))
-    assert index.bot_turns_due(client, 10**6) == []
-    assert index.list_games(client, None, None, None, 10)[0][0]["version"] == 2
+    write(private_redis, (due, None))
+    assert index.bot_turns_due(private_redis, 10**6) == ["g"]
+    write(private_redis, (after, due))
+    assert index.bot_turns_due(private_redis, 10**6) == []
+    assert index.list_games(private_redis, None, None, None, 10)[0][0]["version"] == 2
 
 
 def test_R2_the_summary_holds_no_seed():

@@ -3,6 +3,10 @@
 - `aof_redis`: a fresh server per test, appendonly yes + appendfsync always (crash tests:
   `aof_redis.kill()` then `aof_redis.start()` replays the AOF on the same port and dir).
 - `redis_server_factory`: make servers with any options; all are killed after the test.
+- `private_redis`: a client of a server of the session's own that only tests using this
+  fixture write to, flushed before each test: for tests of keys that span games (listings,
+  the ladder), which need a server nobody else writes to. `private_redis_server` is that
+  server (its url and port, for worker processes and counting clients).
 - `redis_cluster`: one 3-master cluster for the whole session. Shared: use unique keys, and
   never kill its nodes (a fault test builds its own `RedisClusterHarness`).
 - `redis7_cluster`: the same on the machine's redis-server >= 7.0 (sharded pub/sub), started
@@ -34,6 +38,23 @@ def redis_server_factory(request, tmp_path) -> Callable[..., RedisServer]:
         return server.start()
 
     return make
+
+
+@pytest.fixture(scope="session")
+def private_redis_server(request) -> RedisServer:
+    """A real server of the session that only the tests using `private_redis` write to."""
+    server = RedisServer()
+    request.addfinalizer(server.close)  # before start: a failed start is cleaned up too
+    return server.start()
+
+
+@pytest.fixture
+def private_redis(private_redis_server):
+    """A client of `private_redis_server`, flushed before the test and closed after it."""
+    client = private_redis_server.client()
+    client.flushall()
+    yield client
+    client.close()
 
 
 @pytest.fixture

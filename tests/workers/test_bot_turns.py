@@ -13,7 +13,7 @@ from application.jobs import bot_queue, enqueue_bot_turn
 from application.sweep import sweep_bot_turns as sweep
 from domain.autoplay import bot_rng
 from store import keys
-from tests.api.helpers import bearer
+from tests.api.helpers import bearer, play_against_bots
 from tests.store import toy_game
 
 CARD = "keltis-card"
@@ -81,30 +81,16 @@ def test_the_sweep_re_enqueues_a_lost_bot_turn_once(quiet_service, redis_client)
 def test_a_human_against_two_bots_to_the_end_with_a_real_worker(client, worker_process):
     players = [{"name": "ann"}, {"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
     created = client.post("/v1/games", json={"game": CARD, "players": players}).json
-    game_id, token = created["id"], created["seats"][0]["token"]
     rng = random.Random(3)
-    started = time.monotonic()
-    version = created["version"]
-    while time.monotonic() - started < 60:
-        game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
-        if game["status"] == "finished":
-            break
-        if game["to_move"] == 0:
-            moves = client.get(f"/v1/games/{game_id}/moves", headers=bearer(token)).json["moves"]
-            deck = [m for m in moves if m.get("source") == "deck"]
-            move = deck[0] if deck else rng.choice(moves)
-            answer = client.post(f"/v1/games/{game_id}/moves", json=move, headers=bearer(token))
-            assert answer.status_code == 200
-            version = answer.json["version"]
-        else:
-            waited = client.get(
-                f"/v1/games/{game_id}/events?after={version}&wait=5", headers=bearer(token)
-            ).json
-            version = waited["version"]
-    elapsed = time.monotonic() - started
+
+    def deck_first(moves: list[dict]) -> dict:
+        deck = [m for m in moves if m.get("source") == "deck"]
+        return deck[0] if deck else rng.choice(moves)
+
+    game, elapsed = play_against_bots(client, created, deck_first, timeout_s=60)
     assert game["status"] == "finished", f"not finished after {elapsed:.1f}s"
     assert len(game["result"]["scores"]) == 3
-    events = client.get(f"/v1/games/{game_id}/events").json["events"]
+    events = client.get(f"/v1/games/{created['id']}/events").json["events"]
     assert {e["by"] for e in events if "cmd" in e} == {0, 1, 2}
     assert elapsed < 30
 

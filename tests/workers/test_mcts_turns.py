@@ -4,10 +4,9 @@ played to its end by a real worker process."""
 from __future__ import annotations
 
 import random
-import time
 
 from application import jobs as bot_jobs
-from tests.api.helpers import bearer
+from tests.api.helpers import play_against_bots
 
 DICE = "keltis-dice"
 
@@ -29,25 +28,7 @@ def test_a_bot_job_plays_one_searched_move_and_leaves_the_next_due(
 def test_a_served_game_against_mcts_finishes_through_a_real_worker(client, worker_process):
     players = [{"name": "ann"}, {"name": "deep", "bot": "mcts:20"}]
     created = client.post("/v1/games", json={"game": DICE, "players": players}).json
-    game_id, token = created["id"], created["seats"][0]["token"]
-    rng = random.Random(5)
-    started = time.monotonic()
-    version = created["version"]
-    while time.monotonic() - started < 90:
-        game = client.get(f"/v1/games/{game_id}", headers=bearer(token)).json
-        if game["status"] == "finished":
-            break
-        if game["to_move"] == 0:
-            moves = client.get(f"/v1/games/{game_id}/moves", headers=bearer(token)).json["moves"]
-            move = rng.choice(moves)
-            answer = client.post(f"/v1/games/{game_id}/moves", json=move, headers=bearer(token))
-            assert answer.status_code == 200
-            version = answer.json["version"]
-        else:
-            waited = client.get(
-                f"/v1/games/{game_id}/events?after={version}&wait=5", headers=bearer(token)
-            ).json
-            version = waited["version"]
+    game, _ = play_against_bots(client, created, random.Random(5).choice, timeout_s=90)
     assert game["status"] == "finished"
-    events = client.get(f"/v1/games/{game_id}/events").json["events"]
+    events = client.get(f"/v1/games/{created['id']}/events").json["events"]
     assert {e["by"] for e in events if "cmd" in e} == {0, 1}
