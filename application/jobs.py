@@ -260,7 +260,7 @@ def start_tournament(service, store: TournamentStore, queue: redis.Redis, reques
     enqueue its first game job (each job hands on the next); with accounts, launch its
     first games here (application.open_tournaments)."""
     started = tournaments.start(store, request, service.accounts)
-    if started.spec.open:
+    if started.spec.turn_by_turn:
         open_tournaments.advance(service, store, started.tid)
     else:
         dispatch_next(store, queue, started.tid, started.spec)

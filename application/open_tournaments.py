@@ -72,7 +72,7 @@ def advance(service: GameService, store: TournamentStore, tid: str) -> Advanced:
 def _advance(service: GameService, store: TournamentStore, tid: str) -> Advanced:
     spec, _ = store.load(tid)
     done = Advanced()
-    if not spec.open:
+    if not spec.turn_by_turn:
         return done
     started = store.started(tid)
     recorded = store.recorded_indexes(tid)
@@ -141,7 +141,7 @@ def cancel(service: GameService, store: TournamentStore, tid: str, token: str | 
     tournaments.check_organiser(store, tid, token)
     if store.done(tid) >= spec.games or not store.cancel(tid):
         raise TournamentOver("the tournament is over already")
-    if spec.open:
+    if spec.turn_by_turn:
         advance(service, store, tid)
     return tournaments.describe(store, tid)
 
@@ -163,7 +163,7 @@ def advance_running(service: GameService, store: TournamentStore) -> int:
     for tid in store.running():
         try:
             spec, _ = store.load(tid)
-            if spec.open:
+            if spec.turn_by_turn:
                 advance(service, store, tid)
                 count += 1
         except Exception:

@@ -135,7 +135,7 @@ def sweep_tournaments(
         except Exception:  # a broken record must not stop the sweep of the others
             log.exception("tournament %s: unreadable spec", tid)
             continue
-        if spec.open:  # played turn by turn, no game jobs (application.open_tournaments)
+        if spec.turn_by_turn:  # played turn by turn, no game jobs (application.open_tournaments)
             continue
         missing = set(range(spec.games)) - store.recorded_indexes(tid)
         if not missing:

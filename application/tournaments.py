@@ -184,7 +184,7 @@ def progress_counts(
     store: TournamentStore, tid: str, spec: TournamentSpec, done: int, cancelled: bool
 ) -> Progress:
     """Games finished, running, waiting to start and (once cancelled) cancelled."""
-    if spec.open:
+    if spec.turn_by_turn:
         running = max(0, len(store.started(tid)) - done)
     else:
         running = min(len(store.leases(tid)), spec.games - done)
@@ -253,7 +253,7 @@ def players_of(spec: TournamentSpec, entries) -> list[dict]:
 def placement(spec: TournamentSpec, tid: str, index: int) -> dict:
     """Where game `index` stands in its tournament (`game_created`'s `tournament`)."""
     planned = spec.plan(index)
-    placed = {"id": tid, "index": index, "deal": planned.deal, "open": spec.open}
+    placed = {"id": tid, "index": index, "deal": planned.deal, "open": spec.turn_by_turn}
     if spec.format == DUPLICATE:
         placed["deal_games"] = list(spec.deal_games(index))
     return placed

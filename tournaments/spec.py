@@ -3,8 +3,10 @@
 An entry is a built-in bot's name (`greedy`) or an account's, written `@alphabot`. A
 tournament with an account entry is *open*: its games are played turn by turn on the
 service under a turn clock (`clock`), at most `concurrency` at once, and an account plays
-one game of the tournament at a time unless `parallel_per_account`. Games of built-in bots
-only are played out in one go by game jobs (the fast path).
+one game of the tournament at a time unless `parallel_per_account`. A tournament with a bot
+that is not instant (`mcts`, another package's bot) is played turn by turn too, one bot
+move per job, so that no worker is held for whole games of searches (`turn_by_turn`). Games
+of the instant built-in bots only are played out in one go by game jobs (the fast path).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import asdict, dataclass
 
 from domain.bots import fallback_problem
 from domain.errors import DomainError
+from domain.registry import get_rules
 from tournaments import schedule
 from tournaments.errors import InvalidTournament
 
@@ -72,6 +75,16 @@ class TournamentSpec:
     def open(self) -> bool:
         """Whether an account takes part (its games are played turn by turn)."""
         return any(is_account(entry) for entry in self.bots)
+
+    @property
+    def turn_by_turn(self) -> bool:
+        """Whether its games are played turn by turn, one bot move per job (an open
+        tournament, or one with a bot that is not instant: a search takes its budget per
+        move, and a game job would hold a worker for whole games of them)."""
+        if self.open:
+            return True
+        bots = get_rules(self.game).bots
+        return not all(bots.instant(entry) for entry in self.bots)
 
     @property
     def accounts(self) -> list[str]:

@@ -150,3 +150,18 @@ def test_specs_of_every_format_round_trip_through_their_stored_form():
 
     for spec in (spec_of(schedule.DUPLICATE, 3, 2, 4), spec_of(schedule.ROUND_ROBIN, 4, 3, 5)):
         assert TournamentSpec.from_dict(spec.to_dict()) == spec
+
+
+@pytest.mark.parametrize(
+    ("bots", "turn_by_turn"),
+    [
+        (["greedy", "random"], False),  # instant bots: game jobs play whole games
+        (["mcts", "greedy"], True),  # a search: one move per bot job
+        (["greedy", "mcts:i40"], True),
+        (["greedy", "@somebot"], True),  # an account: open
+    ],
+)
+def test_only_instant_bots_play_whole_games_in_one_job(bots, turn_by_turn):
+    spec = make_spec("keltis-card", bots, 2, 4, "jobs")
+    assert spec.turn_by_turn is turn_by_turn
+    assert spec.open is any(bot.startswith("@") for bot in bots)

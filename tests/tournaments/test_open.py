@@ -329,3 +329,47 @@ def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, web
     assert [row["games"] for row in document["standings"]] == [2, 2]
     local = CliRunner().invoke(cli, ["tournament", "--bots", entries, "--games", "2"])
     assert local.exit_code == 2 and "--server" in local.output
+
+
+def test_a_tournament_of_mcts_is_played_turn_by_turn_and_holds_no_worker_for_a_game(
+    web, http, workers
+):
+    """Issue 14, item 3: with one worker playing a tournament of the search bot, a person's
+    game against greedy still gets each bot reply within about one search's budget."""
+    base = web.base_url
+    workers()
+    body = {"game": "keltis-dice", "bots": ["mcts", "greedy"], "games": 2, "concurrency": 2}
+    answer = http.post(f"{base}/v1/tournaments", json=body)
+    assert answer.status_code == 202, answer.text
+    tid = answer.json()["id"]
+    wait_for(lambda: http.get(f"{base}/v1/tournaments/{tid}").json()["progress"]["running"], 30)
+    players = [{"name": "pat"}, {"bot": "greedy"}]
+    created = http.post(f"{base}/v1/games", json={"game": "keltis-card", "players": players})
+    game_id, token = created.json()["id"], created.json()["seats"][0]["token"]
+    replies = []
+    for _ in range(5):  # five person moves, each answered by greedy on the busy worker
+        game = http.get(f"{base}/v1/games/{game_id}", headers=_bearer(token)).json()
+        while game["to_move"] == 0:
+            moves = http.get(f"{base}/v1/games/{game_id}/moves", headers=_bearer(token)).json()
+            move = http.post(
+                f"{base}/v1/games/{game_id}/moves", json=moves["moves"][0], headers=_bearer(token)
+            ).json()
+            game = {"to_move": move["to_move"], "version": move["version"]}
+        begun = time.monotonic()
+        while game["to_move"] != 0:
+            http.get(
+                f"{base}/v1/games/{game_id}/events?after={game['version']}&wait=10",
+                headers=_bearer(token),
+            )
+            game = http.get(f"{base}/v1/games/{game_id}", headers=_bearer(token)).json()
+        replies.append(time.monotonic() - begun)
+    running = http.get(f"{base}/v1/tournaments/{tid}").json()
+    assert running["status"] == "running", "the tournament ended before the person's game"
+    assert max(replies) < 3.0, replies  # a game job of mcts games would hold it much longer
+    finished = follow(http, base, tid, 240)
+    assert finished["status"] == "finished"
+    assert finished["progress"]["finished"] == 2
+    for gid in (f"{tid}-g0", f"{tid}-g1"):
+        created_event = http.get(f"{base}/v1/games/{gid}/events").json()["events"][0]["event"]
+        assert created_event["tournament"]["open"] is True  # played turn by turn
+        assert verify(http.get(f"{base}/v1/games/{gid}/replay").json()).ok
