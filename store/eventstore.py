@@ -81,6 +81,36 @@ class LogRead:
     base: GameRecord | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Replies:
+    """The replies of one pipelined read of a game (EventStore._read)."""
+
+    raws: list[bytes]
+    hashes: dict
+    length: int
+    packed: bytes | None
+    snapshot: bytes | None
+    prior: bytes | None
+
+    def result(
+        self,
+        raws: list[bytes],
+        length: int,
+        token_hashes: dict[int, str] | None = None,
+        base: GameRecord | None = None,
+    ) -> LogRead:
+        """The LogRead of `raws` (decoded), with the stored token hashes unless given."""
+        if token_hashes is None:
+            token_hashes = {int(seat): text(h) for seat, h in self.hashes.items()}
+        return LogRead(
+            entries=[decode(raw) for raw in raws],
+            token_hashes=dict(token_hashes),
+            prior_answer=orjson.loads(self.prior) if self.prior else None,
+            length=length,
+            base=base,
+        )
+
+
 class EventStore:
     """Reads and appends the logs of games; never trims a log."""
 
@@ -97,65 +127,59 @@ class EventStore:
     ) -> LogRead:
         """Entries after version `after` (at most `limit`), token hashes, a recorded answer
         under `idempotency_field`, in one round trip."""
-        pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
-        pipe.lrange(keys.log(game_id), after, -1 if limit is None else after + limit - 1)
-        pipe.hgetall(keys.tokens(game_id))
-        pipe.llen(keys.log(game_id))
-        pipe.get(keys.packed(game_id))
-        if idempotency_field:
-            pipe.hget(keys.idempotency(game_id), idempotency_field)
-        replies = pipe.execute()
-        prior = replies[4] if idempotency_field else None
-        raws, hashes, length = replies[0], replies[1], replies[2]
-        if replies[3] is not None:  # compacted: the blob is the log
-            packed = packing.unpack(replies[3])
+        stop = -1 if limit is None else after + limit - 1
+        read = self._read(game_id, after, stop, idempotency_field)
+        if read.packed is not None:  # compacted: the blob is the log
+            packed = packing.unpack(read.packed)
             end = None if limit is None else after + limit
-            raws, length = packed.entries[after:end], packed.version
-            return LogRead(
-                entries=[decode(raw) for raw in raws],
-                token_hashes=dict(packed.token_hashes),
-                prior_answer=orjson.loads(prior) if prior else None,
-                length=length,
-            )
-        return LogRead(
-            entries=[decode(raw) for raw in raws],
-            token_hashes={int(seat): text(h) for seat, h in hashes.items()},
-            prior_answer=orjson.loads(prior) if prior else None,
-            length=length,
-        )
+            return read.result(packed.entries[after:end], packed.version, packed.token_hashes)
+        return read.result(read.raws, read.length)
 
     def load_latest(self, game_id: str, idempotency_field: str | None = None) -> LogRead:
         """The game from scratch: its stored snapshot and the entries after it (or, without a
         usable snapshot, every entry), token hashes and a recorded answer; one round trip
         unless the game is longer than SNAPSHOT_WINDOW and has no usable snapshot."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.lrange(keys.log(game_id), -SNAPSHOT_WINDOW, -1)
-        pipe.hgetall(keys.tokens(game_id))
-        pipe.llen(keys.log(game_id))
-        pipe.get(keys.packed(game_id))
-        pipe.get(keys.snapshot(game_id))
-        if idempotency_field:
-            pipe.hget(keys.idempotency(game_id), idempotency_field)
-        replies = pipe.execute()
-        raws, hashes, length, packed, stored = replies[:5]
-        if packed is not None or (len(raws) < length and stored is None):
+        read = self._read(game_id, -SNAPSHOT_WINDOW, -1, idempotency_field, with_snapshot=True)
+        raws, length = read.raws, read.length
+        if read.packed is not None or (len(raws) < length and read.snapshot is None):
             return self.load(game_id, 0, idempotency_field)
         first = length - len(raws) + 1  # the version of raws[0]
-        found = snapshot.decode(stored)
-        base = None
+        found = snapshot.decode(read.snapshot)
         if found is not None and first <= found.record.version <= length:
             at = found.record.version - first
             if found.matches(raws[at]):
-                raws, base = raws[at + 1 :], found.record
-        if base is None and first > 1:  # a window, not the whole log, and no snapshot in it
+                return read.result(raws[at + 1 :], length, base=found.record)
+        if first > 1:  # a window, not the whole log, and no snapshot in it
             return self.load(game_id, 0, idempotency_field)
-        prior = replies[5] if idempotency_field else None
-        return LogRead(
-            entries=[decode(raw) for raw in raws],
-            token_hashes={int(seat): text(h) for seat, h in hashes.items()},
-            prior_answer=orjson.loads(prior) if prior else None,
-            length=length,
-            base=base,
+        return read.result(raws, length)
+
+    def _read(
+        self,
+        game_id: str,
+        start: int,
+        stop: int,
+        idempotency_field: str | None,
+        with_snapshot: bool = False,
+    ) -> _Replies:
+        """One pipelined read of a game: log entries start..stop, token hashes, the log's
+        length, the compacted blob, the snapshot (if asked) and a recorded answer."""
+        pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
+        pipe.lrange(keys.log(game_id), start, stop)
+        pipe.hgetall(keys.tokens(game_id))
+        pipe.llen(keys.log(game_id))
+        pipe.get(keys.packed(game_id))
+        if with_snapshot:
+            pipe.get(keys.snapshot(game_id))
+        if idempotency_field:
+            pipe.hget(keys.idempotency(game_id), idempotency_field)
+        replies = pipe.execute()
+        return _Replies(
+            raws=replies[0],
+            hashes=replies[1],
+            length=replies[2],
+            packed=replies[3],
+            snapshot=replies[4] if with_snapshot else None,
+            prior=replies[-1] if idempotency_field else None,
         )
 
     def raw_entries(self, game_id: str) -> list[bytes]:

@@ -1,5 +1,9 @@
 """schemathesis against openapi.yaml: 1,000+ generated requests (valid and invalid) to the
-Flask app over the real Redis; no 5xx, and no answer outside the contract."""
+Flask app over a real Redis; no 5xx, and no answer outside the contract.
+
+The generated games (bot against bot, `mcts:1000` among them) go to a server of their own
+(`private_redis`), not the session's shared one: there, the sweep of every worker a later
+test starts would revive their bot turns and spend minutes of search on them."""
 
 from __future__ import annotations
 
@@ -9,10 +13,12 @@ from devtools.reliability.fuzz_api import fuzz_app, fuzz_hostile_bodies
 EXAMPLES_PER_OPERATION = 120  # x ~18 operations, minus operations without invalid inputs
 
 
-def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(redis_url):
+def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(
+    private_redis, private_redis_server
+):
     app = create_app(
         {
-            "REDIS_URL": redis_url,
+            "REDIS_URL": private_redis_server.url,
             "TESTING": True,
             "MAX_EVENTS_WAIT_S": 0.01,  # generated wait= values must not hold the run
             "RATELIMIT_ENABLED": False,
@@ -26,8 +32,11 @@ def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(redis_url):
     assert sum(n for status, n in report.statuses.items() if status < 300) > 50
 
 
-def test_surrogates_and_chunked_bodies_get_no_5xx_and_oversize_is_413(redis_url):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATELIMIT_ENABLED": False})
+def test_surrogates_and_chunked_bodies_get_no_5xx_and_oversize_is_413(
+    private_redis, private_redis_server
+):
+    config = {"REDIS_URL": private_redis_server.url, "TESTING": True, "RATELIMIT_ENABLED": False}
+    app = create_app(config)
     report = fuzz_hostile_bodies(app, examples=200)
     assert report.requests >= 200
     assert report.server_errors == 0, report.statuses
