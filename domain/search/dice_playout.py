@@ -11,15 +11,10 @@ times cheaper than one through `decide` and `evolve`.
 from __future__ import annotations
 
 from functools import cache
+from math import comb
 
 from domain.dice.board import Board
-from domain.dice.bots import (
-    CLOVER_WORTH,
-    END_WORTH,
-    KOBOLD_WORTH,
-    NEW_PATH_WORTH,
-    _outcomes,
-)
+from domain.dice.bots import CLOVER_WORTH, END_WORTH, KOBOLD_WORTH, NEW_PATH_WORTH
 from domain.dice.commands import (
     CLOVER_BASE,
     CLOVERS,
@@ -42,6 +37,19 @@ TILE_POINTS = tuple(tile_points(t) for t in range(64))
 TILE_GAIN = tuple(TILE_POINTS[t + 1] - TILE_POINTS[t] for t in range(63))
 _SIX_POW_TEN = 6**10
 REROLL_INDEX = {indexes: i for i, indexes in enumerate(REROLL_CHOICES)}
+
+
+def _reroll_odds(dice: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """For `dice` rerolled dice: (odds of h new dice of a given colour, for h = 0..dice;
+    odds that k kept stones plus the new ones make two or more, for k = 0..5)."""
+    face = 1 / 6
+    hits = tuple(comb(dice, h) * face**h * (1 - face) ** (dice - h) for h in range(dice + 1))
+    none = (1 - face) ** dice
+    one = dice * face * (1 - face) ** (dice - 1)
+    return hits, (1 - none - one, 1 - none, 1.0, 1.0, 1.0, 1.0)
+
+
+_REROLL_ODDS = tuple(_reroll_odds(dice) for dice in range(DICE + 1))
 
 
 @cache
@@ -260,7 +268,9 @@ class _Values:
         field = self.row[path]
         if field == 9 or (field == 0 and self.placed >= MARKERS):
             return None
-        target = min(9, field + steps)
+        target = field + steps
+        if target > 9:
+            target = 9
         board = self.sim.board
         if board.forbidden[path][target]:
             return None
@@ -292,7 +302,8 @@ class _Values:
             row = [0.0] * 6
             for steps in range(1, 6):
                 value = self.value(path, steps)
-                row[steps] = max(0.0, value) if value is not None else 0.0
+                if value is not None and value > 0.0:
+                    row[steps] = value
             tables.append(row)
         stones_now = dice.count(STONE)
         best_value = max(tables[p][dice.count(p)] for p in range(PATHS))
@@ -306,12 +317,10 @@ class _Values:
                 rerolled = DICE - hits_now - kept_stones
                 if not rerolled:
                     continue
-                expected = 0.0
-                for hits, stones, chance in _outcomes(rerolled):
-                    value = table[hits_now + hits]
-                    if kept_stones + stones >= 2:
-                        value += tile
-                    expected += chance * value
+                hit_odds, tile_odds = _REROLL_ODDS[rerolled]
+                expected = tile * tile_odds[kept_stones]
+                for hits, odds in enumerate(hit_odds):
+                    expected += odds * table[hits_now + hits]
                 if expected > best_value + 1e-9:
                     best_value = expected
                     best_indexes = [
