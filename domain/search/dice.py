@@ -9,10 +9,7 @@ the bot's rng (uniform, like the game's own). Moves and rollouts run on the fast
 
 from __future__ import annotations
 
-import json
 import random
-from functools import cache
-from importlib import resources
 from math import exp
 
 from domain.dice.board import COLORS, load_board
@@ -24,7 +21,6 @@ from domain.search.sampling import Race
 
 ROLLOUT_TURNS = 2  # each seat's turns played out before the evaluation
 MARGIN_SCALE = 5.0  # points of lead worth about 0.73 of a win
-EVALUATION = "score"
 RACE_EVERY, RACE_Z = 16, 0.0  # candidates dropped when clearly worse (RACE_Z 0: never)
 _REROLL_OF = {indexes: move for indexes, move in zip(REROLL_CHOICES, REROLLS, strict=True)}
 
@@ -48,44 +44,19 @@ def state_of(view: dict) -> DiceState:
     return state
 
 
-def step(sim: Sim, move, chance) -> Sim:
-    """The position after the seat to move plays `move` (a copy: `sim` is left as it was)."""
+def step(sim: Sim, move, table: DiceTable | None = None) -> Sim:
+    """The position after the seat to move plays `move` (a copy: `sim` is left as it was),
+    rolling from `table` (from the table `sim` reads, if None)."""
     after = sim.copy()
+    if table is not None:
+        after.table = table
     after.play(move)
     return after
 
 
-@cache
-def _values(players: int, board: str) -> dict:
-    """The tables of dice_values.json for a game (scripts/dice_values.py made them)."""
-    text = resources.files(__package__).joinpath("dice_values.json").read_text("utf-8")
-    return json.loads(text)[str(players)][board]
-
-
-def worth(sim: Sim, seat: int) -> float:
-    """What the seat's position is worth at the end of the game, by the greedy bot's games
-    (dice_values.json): its markers by field, its unplaced paths, its tiles, each as of how
-    many markers stand in goal zones; its score once the game is over."""
-    if sim.stage == FINISHED:
-        return float(sim.score(seat))
-    tables = _values(sim.players, sim.board.name)
-    goal = sim.goal_markers()
-    markers = tables["marker"][goal]
-    row = sim.pos[seat]
-    unplaced = row.count(0)
-    total = tables["tiles"][goal][min(sim.tiles[seat], 9)]
-    total += unplaced * tables["unplaced"][goal][len(row) - unplaced]
-    for field in row:
-        total += markers[field]
-    return total
-
-
 def rewards(sim: Sim) -> list[float]:
     """Each seat's reward in [0, 1]: its lead over the best other seat, squashed."""
-    if EVALUATION == "worth":
-        scores = [worth(sim, seat) for seat in range(sim.players)]
-    else:
-        scores = [sim.score(seat) for seat in range(sim.players)]
+    scores = [sim.score(seat) for seat in range(sim.players)]
     result = []
     for seat in range(sim.players):
         margin = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
@@ -98,7 +69,8 @@ class DiceGame:
 
     def determinize(self, view: dict, rng):
         """The view's position, reading future dice from a fresh table of `rng`'s draws."""
-        return Sim.of(state_of(view), DiceTable(random.Random(rng.getrandbits(64)))), None
+        table = DiceTable(random.Random(rng.getrandbits(64)))
+        return Sim.of(state_of(view), table), table
 
     def candidates(self, view: dict, legal_moves: list) -> list:
         """Every move and pass; of the 32 roll choices: keep, the greedy bot's, and for each

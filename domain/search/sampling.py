@@ -8,7 +8,9 @@ in that same world followed by the same short rollout of the adapter's policy, a
 the position with the adapter's evaluation (a reward in [0, 1] per seat). Comparing the
 candidates on the same samples cancels most of the luck of the draw, which otherwise
 drowns the small differences between good moves. The candidates are the few best moves of
-the game's greedy heuristic; the move played is the one with the best mean reward.
+the game's greedy heuristic; the move played is the one with the best mean reward. A game
+may set `race` (a `Race`): candidates clearly worse than the leader on the samples so far
+are then dropped, and the remaining iterations go to the contenders.
 Pure: the randomness is `rng`, the only clock is the budget's (domain.search.budget).
 """
 

@@ -9,8 +9,7 @@ from domain.chance import Chance
 from domain.dice.bots import greedy_bot
 from domain.dice.scoring import breakdown
 from domain.registry import get_rules
-from domain.search.dice import rewards as rewards_of
-from domain.search.dice import state_of, worth
+from domain.search.dice import rewards, state_of
 from domain.search.dice_playout import DiceTable, Sim
 
 DICE = get_rules("keltis-dice")
@@ -82,28 +81,22 @@ def test_every_move_of_the_playout_follows_the_rules():
     assert stages == {"roll", "move", "clover", "finished"}
 
 
-def fresh(board: str = "basic", players: int = 2) -> Sim:
-    state = DICE.fold(DICE.start(players, {"board": board}, Chance(bytes(32))))
-    return Sim.of(state, DiceTable(random.Random(0)))
-
-
-def test_the_worth_of_a_position_ranks_clear_leads_first():
-    """F2-F3 as the greedy bot's games play out: a marker further along, more tiles, a path
-    started, are each worth more; a finished game is worth its score."""
-    base = fresh()
-    assert worth(base, 0) == worth(base, 1)
-    for change in (
-        lambda sim: sim.pos[0].__setitem__(0, 6),  # a marker six fields along
-        lambda sim: sim.tiles.__setitem__(0, 4),  # four tiles instead of none
-    ):
-        ahead = base.copy()
-        change(ahead)
-        assert worth(ahead, 0) > worth(ahead, 1)
-        reward = rewards_of(ahead)
-        assert reward[0] > 0.5 > reward[1]
-    later = base.copy()
-    later.pos[0][:] = [9, 9, 7, 2, 0]
-    later.pos[1][:] = [3, 2, 0, 0, 0]
-    assert worth(later, 0) > worth(later, 1) + 15
-    later.stage = "finished"
-    assert [worth(later, s) for s in (0, 1)] == [later.score(0), later.score(1)]
+def test_the_search_ends_a_game_it_leads_and_rewards_the_lead():
+    """F1, F4: with four markers in goal zones, moving a fifth in ends the game; the seat
+    ahead does it, and the evaluation rewards the leader above the other seat."""
+    state = DICE.fold(DICE.start(2, {"board": "basic"}, Chance(bytes(32))))
+    state = state.replace(
+        positions=((6, 9, 9, 9, 0), (7, 2, 0, 0, 0)),
+        tiles=(4, 1),
+        step="move",
+        dice=(0, 1, 1, 5, 3),
+    )
+    view = DICE.view(state, 0)
+    legal = DICE.legal_moves(state, 0)
+    move = DICE.bots["mcts:i20"](view, legal, random.Random(4))
+    assert move == {"action": "move", "color": "brown"}
+    sim = Sim.of(state, DiceTable(random.Random(0)))
+    sim.play(move)
+    assert sim.stage == "finished"
+    reward = rewards(sim)
+    assert reward[0] > 0.9 and reward[1] < 0.1
