@@ -17,11 +17,9 @@ from domain.dice.bots import greedy_bot
 from domain.dice.commands import KEEP, REROLL_CHOICES, REROLLS, parse
 from domain.dice.state import FACE_INDEX, FINISHED, DiceState
 from domain.search.dice_playout import DiceTable, Sim
-from domain.search.sampling import Race
 
 ROLLOUT_TURNS = 2  # each seat's turns played out before the evaluation
 MARGIN_SCALE = 5.0  # points of lead worth about 0.73 of a win
-RACE_EVERY, RACE_Z = 16, 0.0  # candidates dropped when clearly worse (RACE_Z 0: never)
 _REROLL_OF = {indexes: move for indexes, move in zip(REROLL_CHOICES, REROLLS, strict=True)}
 
 
@@ -93,10 +91,6 @@ class DiceGame:
         return [legal[parse(move).code] for move in unique if parse(move).code in legal]
 
     step = staticmethod(step)
-
-    @property
-    def race(self) -> Race | None:
-        return Race(RACE_EVERY, RACE_Z) if RACE_Z else None
 
     def rollout(self, sim: Sim, chance, rng) -> list[float]:
         """The greedy bot for every seat, ROLLOUT_TURNS turns each, then `rewards`."""
