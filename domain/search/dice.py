@@ -2,22 +2,21 @@
 evaluation.
 
 Everything of a dice game is public; what the seat cannot know is the future rolls, so a
-determinization is the state of the view plus a fresh chance source drawn from the bot's
-rng (its rolls are uniform, like the game's own).
+determinization is the position of the view plus a fresh table of future dice drawn from
+the bot's rng (uniform, like the game's own). Moves and rollouts run on the fast playout of
+`domain.search.dice_playout`.
 """
 
 from __future__ import annotations
 
+import random
 from math import exp
 
-from domain.chance import Chance
 from domain.dice.board import COLORS, load_board
 from domain.dice.bots import greedy_bot
-from domain.dice.commands import KEEP, REROLL_CHOICES, REROLLS, legal_moves, parse
-from domain.dice.decide import GOAL_THRESHOLD, decide
-from domain.dice.evolve import evolve
-from domain.dice.scoring import breakdown
-from domain.dice.state import FACE_INDEX, FINISHED, MARKERS, STONE, DiceState, goal_markers
+from domain.dice.commands import KEEP, REROLL_CHOICES, REROLLS, parse
+from domain.dice.state import FACE_INDEX, FINISHED, DiceState
+from domain.search.dice_playout import DiceTable, Sim
 
 ROLLOUT_TURNS = 2  # each seat's turns played out before the evaluation
 MARGIN_SCALE = 5.0  # points of lead worth about 0.73 of a win
@@ -43,41 +42,21 @@ def state_of(view: dict) -> DiceState:
     return state
 
 
-def light_view(state: DiceState) -> dict:
-    """The fields of a view the greedy bot reads, without rendering the board."""
-    return {
-        "board": {"name": state.board.name},
-        "stage": state.step,
-        "to_move": state.to_move,
-        "dice": [COLORS[f] if f < STONE else "stone" for f in state.dice],
-        "supply": state.supply,
-        "goal_markers": goal_markers(state),
-        "goal_threshold": GOAL_THRESHOLD[state.players],
-        "seats": [
-            {
-                "seat": seat,
-                "markers": {c: f for c, f in zip(COLORS, row, strict=True) if f},
-                "markers_left": MARKERS - (len(row) - row.count(0)),
-                "tiles": state.tiles[seat],
-                "score": breakdown(state, seat)["total"],
-            }
-            for seat, row in enumerate(state.positions)
-        ],
-    }
+def step(sim: Sim, move, table: DiceTable | None = None) -> Sim:
+    """The position after the seat to move plays `move` (a copy: `sim` is left as it was),
+    rolling from `table` (from the table `sim` reads, if None)."""
+    after = sim.copy()
+    if table is not None:
+        after.table = table
+    after.play(move)
+    return after
 
 
-def step(state: DiceState, move, chance) -> DiceState:
-    """The state after the seat to move plays `move`."""
-    for event in decide(state, state.to_move, move, chance):
-        state = evolve(state, event)
-    return state
-
-
-def rewards(state: DiceState) -> list[float]:
+def rewards(sim: Sim) -> list[float]:
     """Each seat's reward in [0, 1]: its lead over the best other seat, squashed."""
-    scores = [breakdown(state, seat)["total"] for seat in range(state.players)]
+    scores = [sim.score(seat) for seat in range(sim.players)]
     result = []
-    for seat in range(state.players):
+    for seat in range(sim.players):
         margin = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
         result.append(1.0 / (1.0 + exp(-margin / MARGIN_SCALE)))
     return result
@@ -87,7 +66,9 @@ class DiceGame:
     """The `domain.search.sampling.Game` of keltis-dice."""
 
     def determinize(self, view: dict, rng):
-        return state_of(view), Chance(rng.getrandbits(256).to_bytes(32, "big"))
+        """The view's position, reading future dice from a fresh table of `rng`'s draws."""
+        table = DiceTable(random.Random(rng.getrandbits(64)))
+        return Sim.of(state_of(view), table), table
 
     def candidates(self, view: dict, legal_moves: list) -> list:
         """Every move and pass; of the 32 roll choices: keep, the greedy bot's, and for each
@@ -111,18 +92,12 @@ class DiceGame:
 
     step = staticmethod(step)
 
-    def rollout(self, state, chance, rng) -> list[float]:
-        turns = ROLLOUT_TURNS * state.players
-        started = None
-        while state.step != FINISHED:
-            if state.to_move != started and state.step == "roll":
-                turns -= 1
-                started = state.to_move
-                if turns < 0:
-                    break
-            moves = legal_moves(state, state.to_move)
-            state = step(state, greedy_bot(light_view(state), moves, rng), chance)
-        return rewards(state)
+    def rollout(self, sim: Sim, chance, rng) -> list[float]:
+        """The greedy bot for every seat, ROLLOUT_TURNS turns each, then `rewards`."""
+        last = sim.turn + ROLLOUT_TURNS * sim.players
+        while sim.stage != FINISHED and sim.turn <= last:
+            sim.play(sim.greedy_move())
+        return rewards(sim)
 
 
 GAME = DiceGame()
