@@ -86,7 +86,7 @@ class WindowCounts:
         for (index, who, number), count in batch.items():
             key = self.key(index, who, number)
             pipe.incrby(key, count)
-            pipe.expire(key, int(self.limits[index].get_expiry()) + 1)
+            pipe.expire(key, int(self._expiries[index]) + 1)
         try:
             replies = pipe.execute()
         except Exception as error:  # fail open: the request path never waits on this
@@ -95,9 +95,8 @@ class WindowCounts:
                 self._sending = {}
             return
         totals = dict(zip(batch, replies[::2], strict=True))
-        current = {
-            index: int(self.clock() // lim.get_expiry()) for index, lim in enumerate(self.limits)
-        }
+        now = self.clock()
+        current = [int(now // expiry) for expiry in self._expiries]
         with self._lock:
             self._sending = {}
             for window, total in totals.items():
@@ -111,8 +110,9 @@ class WindowCounts:
         return known + self._sending.get(window, 0) + self._pending.get(window, 0)
 
     def key(self, index: int, who: str, number: int) -> str:
-        limit = self.limits[index]
-        return keys.rate_counter(self.prefix, f"{limit.amount}-{limit.get_expiry()}", who, number)
+        """The shared counter of one limit, client and window."""
+        limit = f"{self._amounts[index]}-{self._expiries[index]}"
+        return keys.rate_counter(self.prefix, limit, who, number)
 
     def _start(self) -> None:
         with self._lock:
