@@ -12,7 +12,15 @@ from __future__ import annotations
 from math import exp
 
 from domain.card.bots import greedy_bot, greedy_scores
-from domain.card.cards import CANONICAL_KINDS, COLOURS, KIND_OF, POINT_BASE, ROWS
+from domain.card.cards import (
+    CANONICAL_KINDS,
+    COLOURS,
+    KIND_OF,
+    NAMES,
+    POINT_BASE,
+    ROWS,
+    stones_of,
+)
 from domain.card.commands import (
     legal_options,
 )
@@ -27,8 +35,8 @@ from domain.card.state import (
     NEXT_STATUS,
     CardState,
     Setup,
+    direction_of,
 )
-from domain.card.view import view as view_of
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
 ROLLOUT_TURNS = 2  # each seat's turns (play and draw) played out before the evaluation
@@ -181,12 +189,61 @@ def rewards(state: CardState) -> list[float]:
     return result
 
 
+_ROWS_CACHE: dict = {}
+
+
+def _public_rows(rows: tuple, status: tuple) -> dict:
+    """One seat's colour rows as a view shows them (cached: rows repeat across rollouts)."""
+    key = (rows, status)
+    found = _ROWS_CACHE.get(key)
+    if found is None:
+        if len(_ROWS_CACHE) > 50_000:
+            _ROWS_CACHE.clear()
+        found = {
+            COLOURS[c]: {
+                "cards": [NAMES[k] for k in rows[c]],
+                "direction": direction_of(status[c]),
+                "closed": status[c] >= CLOSED,
+            }
+            for c in range(5)
+        }
+        _ROWS_CACHE[key] = found
+    return found
+
+
+def greedy_view(state: CardState) -> dict:
+    """The part of the seat to move's view that the greedy bot reads (`view_of` builds the
+    whole of it, scores included, at several times the cost)."""
+    seat = state.to_move
+    seats = []
+    for other in range(state.setup.players):
+        rows = state.rows[other]
+        seats.append(
+            {
+                "seat": other,
+                "rows": _public_rows(rows[:5], state.row_status[other]),
+                "point_row": [NAMES[k] for k in rows[5]],
+                "stones": stones_of(state.stones_held[other]),
+            }
+        )
+    piles = state.piles
+    return {
+        "viewer": seat,
+        "step": state.step,
+        "deck_size": state.deck_size,
+        "seats": seats,
+        "hand": [NAMES[k] for k in state.hands[seat]],
+        "stones_on_table": stones_of(state.stones_table),
+        "pile_tops": {ROWS[p]: NAMES[piles[p][-1]] if piles[p] else None for p in range(6)},
+    }
+
+
 def greedy_move(state: CardState, rng):
     """The greedy bot's move for the seat to move (over that seat's view)."""
     moves = legal_options(state)[1]
     if len(moves) == 1:
         return moves[0]
-    return greedy_bot(view_of(state, state.to_move), list(moves), rng)
+    return greedy_bot(greedy_view(state), list(moves), rng)
 
 
 class CardGame:

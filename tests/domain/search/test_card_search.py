@@ -1,0 +1,47 @@
+"""keltis-card parts of the `mcts` search: the lean view its rollouts give the greedy bot,
+and the rewards of where a rollout stops."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.card.bots import greedy_scores
+from domain.card.commands import legal_options
+from domain.card.view import view as view_of
+from domain.registry import get_rules
+from domain.search import card as card_search
+from tests.domain.search.test_mcts import random_position
+
+CARD = get_rules("keltis-card")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200))
+def test_greedy_scores_the_lean_view_as_the_full_view(players, seed, steps):
+    state = random_position(CARD, players, seed, steps)
+    if state.to_move is None:
+        return
+    moves = list(legal_options(state)[1])
+    full = greedy_scores(view_of(state, state.to_move), moves)
+    assert greedy_scores(card_search.greedy_view(state), moves) == full
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200))
+def test_rewards_are_in_the_unit_interval_and_favour_the_leader(players, seed, steps):
+    state = random_position(CARD, players, seed, steps)
+    rewards = card_search.rewards(state)
+    values = [card_search.estimate(state, seat) for seat in range(players)]
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+    leader = max(range(players), key=values.__getitem__)
+    assert rewards[leader] == max(rewards)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 2**32))
+def test_k1_k4_the_estimate_of_a_finished_game_is_its_score(players, seed):
+    state = random_position(CARD, players, seed, 2000)
+    assert state.to_move is None
+    scores = CARD.outcome(state).scores
+    assert tuple(card_search.estimate(state, seat) for seat in range(players)) == scores
