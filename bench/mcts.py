@@ -15,7 +15,7 @@ Figures (each line names the games and the budget it was measured with):
 run at once, each in its own process (CPU time is per thread, so parallel games do not
 change the per-move figures, only the wall time). MCTS_BENCH_BUDGETS="50,250,1000" adds the
 strength-against-budget table (2-player card), MCTS_BENCH_ITERATIONS (60) sets the fixed
-iteration count, MCTS_BENCH_ONLY="card_2p,dice_2p,..." picks figures.
+iteration count (0: none of those figures), MCTS_BENCH_ONLY="card_2p,dice_2p,..." picks figures.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def run() -> None:
         print(f"mcts_move_ms_max: {max(every):.1f}", flush=True)
     fixed = f"mcts:i{ITERATIONS}"
     for match, figure in FIGURES.items():
-        if ONLY and match not in ONLY:
+        if ITERATIONS <= 0 or (ONLY and match not in ONLY):
             continue
         measure(match, fixed, GAMES, f"{figure}_i{ITERATIONS}")
     for budget in BUDGETS:
