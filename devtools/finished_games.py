@@ -1,5 +1,6 @@
-"""Finished games made fast, for tests and benchmarks: each game of built-in bots is created,
-played to its end in process (application.bots.play_out) and appended in one batch."""
+"""Games of built-in bots for tests, benchmarks and the reliability proofs: new ones whose
+bots workers are to play, and finished ones made fast (created, played to their end in
+process by application.bots.play_out and appended in one batch)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,14 @@ def finish_bot_game(
     if entries and not games.append_batch(record, entries, after):
         raise RuntimeError(f"game {record.game_id} moved while it was played out")
     return after
+
+
+def new_bot_games(games: GameService, per_kind: int) -> list[GameRecord]:
+    """`per_kind` new games of greedy against random in each of keltis-card and keltis-dice,
+    none played yet (their bot turns are due)."""
+    bots = [{"name": "b0", "bot": "greedy"}, {"name": "b1", "bot": "random"}]
+    return [
+        games.create(game, bots, {})[0]
+        for game in ("keltis-card", "keltis-dice")
+        for _ in range(per_kind)
+    ]

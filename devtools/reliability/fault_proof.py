@@ -20,6 +20,7 @@ import requests
 
 from application.games import GameService
 from devtools import process_reaper
+from devtools.finished_games import new_bot_games
 from devtools.picks import rotating_pick
 from devtools.reliability.logcheck import check_log, verify_finished
 
@@ -79,11 +80,7 @@ def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) ->
     """Bot games played by workers that are SIGKILLed mid-game; all must end, logs valid."""
     client = redis.Redis.from_url(redis_url)
     service = GameService(client)
-    game_ids = []
-    for game in ("keltis-card", "keltis-dice"):
-        for _ in range(games_per_kind):
-            bots = [{"name": "b0", "bot": "greedy"}, {"name": "b1", "bot": "random"}]
-            game_ids.append(service.create(game, bots, {})[0].game_id)
+    game_ids = [record.game_id for record in new_bot_games(service, games_per_kind)]
     start_total, _ = _progress(client, service, game_ids)
     done_kills = 0
     started: list[subprocess.Popen] = []

@@ -14,6 +14,7 @@ import redis
 import requests
 
 from application.games import GameService
+from devtools.finished_games import new_bot_games
 from devtools.reliability.logcheck import check_log, verify_finished, view_of_fold
 
 CLIENTS = 64
@@ -173,12 +174,7 @@ def run_bot_race(redis_url: str, games_per_kind: int = BOT_GAMES_PER_KIND) -> Bo
     with each turn counted by exactly one of them."""
     client = redis.Redis.from_url(redis_url)
     service = GameService(client)
-    jobs = []
-    for game in ("keltis-card", "keltis-dice"):
-        for _ in range(games_per_kind):
-            bots = [{"name": "b0", "bot": "greedy"}, {"name": "b1", "bot": "random"}]
-            record, _, _ = service.create(game, bots, {})
-            jobs.append((record.game_id, record.version))
+    jobs = [(record.game_id, record.version) for record in new_bot_games(service, games_per_kind)]
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(2), context.Queue()
     processes = [
