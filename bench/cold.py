@@ -20,45 +20,26 @@ import redis
 from api import presenters
 from application.games import GameService
 from bench.api import Connection, served_stack
+from devtools.long_games import live_card_game
+from devtools.picks import lasting_pick
 
 GAMES = int(os.environ.get("KELTIS_BENCH_COLD_GAMES", "80"))  # per version
 VERSIONS = (10, 150)
 
 
-def pick(moves: list[dict], rng: random.Random) -> dict:
-    """A move that makes the game last: a draw from a discard pile rather than the deck
-    when there is one, else any."""
-    piles = [m for m in moves if m.get("action") == "draw" and m.get("source") != "deck"]
-    return rng.choice(piles or moves)
-
-
 def game_at(games: GameService, version: int, rng: random.Random) -> tuple[str, str, dict]:
     """(game id, token of the seat to move, a legal move of it) of a new live game played
-    in-process up to `version` or just past it; None when the game ended before."""
-    players = [{"name": "ann"}, {"name": "bea"}]
-    record, tokens, _ = games.create("keltis-card", players, {})
-    while record.version < version:
-        seat = record.to_move
-        move = pick(presenters.legal_moves(record, seat), rng)
-        answer = games.play(record.game_id, tokens[seat], move, lambda after, _b, _s: after)
-        record = answer.body
-        if record.finished:
-            return None
+    in-process up to `version` or just past it."""
+    record, tokens = live_card_game(games, version, rng)
     seat = record.to_move
-    return record.game_id, tokens[seat], pick(presenters.legal_moves(record, seat), rng)
+    return record.game_id, tokens[seat], lasting_pick(presenters.legal_moves(record, seat), rng)
 
 
 def prepare(redis_url: str, seed: int = 7) -> dict[int, list[tuple[str, str, dict]]]:
     """GAMES live games at each of VERSIONS, made by this process."""
     games = GameService(redis.Redis.from_url(redis_url))
     rng = random.Random(seed)
-    made: dict[int, list] = {version: [] for version in VERSIONS}
-    for version in VERSIONS:
-        while len(made[version]) < GAMES:
-            found = game_at(games, version, rng)
-            if found is not None:
-                made[version].append(found)
-    return made
+    return {version: [game_at(games, version, rng) for _ in range(GAMES)] for version in VERSIONS}
 
 
 def first_moves(base_url: str, made: dict[int, list]) -> dict[int, list[float]]:

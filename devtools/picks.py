@@ -1,6 +1,9 @@
-"""Move picks that drive a game to its end, for tests, proofs and benchmarks."""
+"""Move picks that drive a game to its end, or make it last, for tests, proofs and
+benchmarks."""
 
 from __future__ import annotations
+
+import random
 
 
 def rotating_pick(moves: list[dict], count: int) -> dict:
@@ -14,3 +17,10 @@ def rotating_pick(moves: list[dict], count: int) -> dict:
             if move.get("action") == "draw" and move.get("source") == "deck":
                 return move
     return moves[count % len(moves)]
+
+
+def lasting_pick(moves: list[dict], rng: random.Random) -> dict:
+    """A move that makes a card game last: a draw from a discard pile rather than the deck
+    when there is one, else any."""
+    piles = [m for m in moves if m.get("action") == "draw" and m.get("source") != "deck"]
+    return rng.choice(piles or moves)

@@ -11,6 +11,7 @@ import pytest
 
 from api import presenters
 from application.games import GameService
+from devtools.long_games import live_card_game
 from gamelog import snapshot
 from gamelog.record import fold_entries
 from store import keys
@@ -25,17 +26,7 @@ def service(redis_client):
 
 def long_game(service: GameService, version: int, seed: int = 1):
     """A live 2-player card game of two people played up to `version` (or just past it)."""
-    rng = random.Random(seed)
-    while True:
-        record, tokens, _ = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
-        while record.version < version and not record.finished:
-            seat = record.to_move
-            moves = presenters.legal_moves(record, seat)
-            piles = [m for m in moves if m["action"] == "draw" and m["source"] != "deck"]
-            move = rng.choice(piles or moves)
-            record = service.play(record.game_id, tokens[seat], move, lambda a, _b, _s: a).body
-        if not record.finished:
-            return record, tokens
+    return live_card_game(service, version, random.Random(seed))
 
 
 def same(first, second) -> bool:
