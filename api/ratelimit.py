@@ -69,7 +69,6 @@ class RateLimit:
 
     def __init__(self, counts: WindowCounts):
         self.counts = counts
-        self.limits = counts.limits
 
     def hit(self, client: str) -> None:
         """Count a request of `client` now; RateLimited when over a limit (a refused request

@@ -17,7 +17,8 @@ MAX_EXAMPLES = 2  # per operation and phase: some 500 requests, 1-2 minutes on 2
 def served(private_redis_server):
     """gunicorn on a server of its own (the generated bot games, `mcts:1000` among them,
     must not reach the shared one, whose later workers would play them)."""
-    private_redis_server.client().flushall()
+    with private_redis_server.client() as client:
+        client.flushall()
     env = {
         "REDIS_URL": private_redis_server.url,
         "KELTIS_MAX_EVENTS_WAIT_S": "0.01",

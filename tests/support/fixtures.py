@@ -5,8 +5,10 @@
 - `redis_server_factory`: make servers with any options; all are killed after the test.
 - `private_redis`: a client of a server of the session's own that only tests using this
   fixture write to, flushed before each test: for tests of keys that span games (listings,
-  the ladder), which need a server nobody else writes to. `private_redis_server` is that
-  server (its url and port, for worker processes and counting clients).
+  the ladder), which need a server nobody else writes to, and for the fuzz and contract
+  runs, whose generated bot games must not reach the workers of later tests.
+  `private_redis_server` is that server (its url and port, for worker processes and
+  counting clients).
 - `redis_cluster`: one 3-master cluster for the whole session. Shared: use unique keys, and
   never kill its nodes (a fault test builds its own `RedisClusterHarness`).
 - `redis7_cluster`: the same on the machine's redis-server >= 7.0 (sharded pub/sub), started
