@@ -92,6 +92,11 @@ class _Replies:
     snapshot: bytes | None
     prior: bytes | None
 
+    def from_packed(self, after: int, end: int | None) -> LogRead:
+        """The LogRead of a compacted game's entries after..end: the blob is the log."""
+        packed = packing.unpack(self.packed)
+        return self.result(packed.entries[after:end], packed.version, packed.token_hashes)
+
     def result(
         self,
         raws: list[bytes],
@@ -129,10 +134,8 @@ class EventStore:
         under `idempotency_field`, in one round trip."""
         stop = -1 if limit is None else after + limit - 1
         read = self._read(game_id, after, stop, idempotency_field)
-        if read.packed is not None:  # compacted: the blob is the log
-            packed = packing.unpack(read.packed)
-            end = None if limit is None else after + limit
-            return read.result(packed.entries[after:end], packed.version, packed.token_hashes)
+        if read.packed is not None:
+            return read.from_packed(after, None if limit is None else after + limit)
         return read.result(read.raws, read.length)
 
     def load_latest(self, game_id: str, idempotency_field: str | None = None) -> LogRead:
@@ -141,7 +144,9 @@ class EventStore:
         unless the game is longer than SNAPSHOT_WINDOW and has no usable snapshot."""
         read = self._read(game_id, -SNAPSHOT_WINDOW, -1, idempotency_field, with_snapshot=True)
         raws, length = read.raws, read.length
-        if read.packed is not None or (len(raws) < length and read.snapshot is None):
+        if read.packed is not None:
+            return read.from_packed(0, None)
+        if len(raws) < length and read.snapshot is None:
             return self.load(game_id, 0, idempotency_field)
         first = length - len(raws) + 1  # the version of raws[0]
         found = snapshot.decode(read.snapshot)
