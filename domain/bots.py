@@ -103,12 +103,6 @@ class BotTable(Mapping):
     def __len__(self) -> int:
         return len(list(iter(self)))
 
-    def instant(self, name: str) -> bool:
-        """Whether `name` moves at once (a built-in heuristic bot). A search or another
-        package's bot takes up to its budget per move: where bots share a worker, it plays
-        one move per bot job."""
-        return name in self.builtins
-
     def external(self, name: str) -> bool:
         """Whether `name` is a bot of another package."""
         return name not in self.builtins and not name.startswith(MCTS) and name in self

@@ -79,12 +79,12 @@ class TournamentSpec:
     @property
     def turn_by_turn(self) -> bool:
         """Whether its games are played turn by turn, one bot move per job (an open
-        tournament, or one with a bot that is not instant: a search takes its budget per
+        tournament, or one with a searching bot, `domain.bots`: a search takes its budget per
         move, and a game job would hold a worker for whole games of them)."""
         if self.open:
             return True
         bots = get_rules(self.game).bots
-        return not all(bots.instant(entry) for entry in self.bots)
+        return any(bots.searching(entry) for entry in self.bots)
 
     @property
     def accounts(self) -> list[str]:
