@@ -36,6 +36,15 @@ function seatRows() {
   $("board-box").hidden = game !== "keltis-dice";
 }
 
+// A turn clock from the lobby's choice: the move time, no bank, and the strongest built-in
+// bot plays for a seat whose time is up (the service's clocks, application.clocks).
+function turnClock(game) {
+  const seconds = Number($("clock").value);
+  if (!seconds) return null;
+  const names = botChoices(game);
+  return {move_seconds: seconds, fallback: names.includes("greedy") ? "greedy" : names[0]};
+}
+
 function players() {
   const me = $("name").value.trim() || "me";
   const count = Number($("count").value);
@@ -66,6 +75,8 @@ async function create(event) {
   const game = $("game").value;
   const body = {game, players: chosen.list};
   if (game === "keltis-dice") body.options = {board: $("board").value};
+  const clock = turnClock(game);
+  if (clock) body.clock = clock;
   $("create").disabled = true;
   try {
     const made = await api("POST", "/v1/games", {body});
@@ -169,6 +180,7 @@ async function main() {
   $("create-form").addEventListener("submit", create);
   $("game").addEventListener("change", seatRows);
   $("count").addEventListener("change", seatRows);
+  $("clock").addEventListener("change", () => { $("clock-hint").hidden = !$("clock").value; });
   try {
     const answer = await api("GET", "/v1/bots");
     bots = Object.fromEntries(answer.games.map((g) => [g.game, g.bots]));

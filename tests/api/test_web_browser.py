@@ -69,7 +69,11 @@ def _state(browser) -> str:
     )
 
 
-def _create_from_lobby(browser, base, game: str, opponent: str = "greedy") -> str:
+def _create_from_lobby(
+    browser, base, game: str, opponent: str = "greedy", clock: str | None = None
+) -> str:
+    """Create a game in the lobby (seat 0 me, seat 1 `opponent`, `clock` the value of the
+    turn-clock choice) and wait for its table; the game's id."""
     from selenium.webdriver.support.ui import Select
 
     browser.get(base + "/")
@@ -78,6 +82,8 @@ def _create_from_lobby(browser, base, game: str, opponent: str = "greedy") -> st
     )
     Select(_by_testid(browser, "game")[0]).select_by_value(game)
     Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:" + opponent)
+    if clock is not None:
+        Select(_by_testid(browser, "clock")[0]).select_by_value(clock)
     name = _by_testid(browser, "name")[0]
     name.clear()
     name.send_keys("ann")
@@ -179,6 +185,27 @@ def test_person_plays_a_whole_dice_game_by_clicking(live_stack, browser):
     assert game["view"]["seats"][0]["markers"] or game["view"]["seats"][0]["tiles"] >= 0
     events = requests.get(f"{base}/v1/games/{game_id}/events?after=0", timeout=10).json()
     assert any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in events["events"])
+
+
+def test_lobby_creates_a_game_with_a_turn_clock_shown_at_the_table(live_stack, browser):
+    base = live_stack.base_url
+    game_id = _create_from_lobby(browser, base, "keltis-card", clock="120")
+    game = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+    assert game["clock"]["move_seconds"] == 120
+    assert game["clock"]["fallback"] == "greedy"  # the strongest built-in bot moves on time-out
+    assert game["deadline"] is not None
+    _wait(
+        browser,
+        lambda: "must move within" in _by_testid(browser, "clock")[0].text,
+        what="the table's clock",
+    )
+    assert "(move time 120 s)" in _by_testid(browser, "clock")[0].text
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
+    _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
 
 
 def test_table_is_keyboard_operable_and_fits_a_phone(live_stack, browser):
