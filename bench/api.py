@@ -5,7 +5,9 @@ it, one RQ worker) on a free port. Each client thread holds both seats of its ow
 posts moves picked from the legal moves of the last answer (POST /moves returns the mover's
 next legal moves; when the turn passes, one GET /moves fetches the other seat's). Then the
 same 16 clients hammer GET /healthz (a Redis PING). Prints moves/s, POST /moves latency and
-the ratio.
+the ratio, and the CPU the web workers spend per move and per health check (user + system
+time of gunicorn's worker processes over each measured phase: what the server costs, apart
+from the load generator sharing its cores).
 
 The load generator shares the machine's cores with the server, so it is kept cheap: one
 keep-alive `http.client` connection per client (no `requests` session machinery), used the
@@ -26,6 +28,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import psutil
 
 from cli.serve import LocalStack, free_port, start_stack
 
@@ -130,7 +134,19 @@ def _run_threads(target, seconds: float) -> None:
         thread.join()
 
 
-def measure_moves(base_url: str) -> dict:
+class WebCpu:
+    """CPU seconds (user + system) spent so far by the web workers of a served stack."""
+
+    def __init__(self, stack: LocalStack):
+        master = psutil.Process(stack.processes[-1].pid)  # gunicorn, started last
+        self.workers = master.children()
+
+    def __call__(self) -> float:
+        return sum(sum(worker.cpu_times()[:2]) for worker in self.workers)
+
+
+def measure_moves(base_url: str, cpu=None) -> dict:
+    """Moves/s, POST latency, and (given `cpu`, a WebCpu) the web CPU ms per move."""
     clients = [GameClient(base_url, seed) for seed in range(CLIENTS)]
     phase = {"record": False}
 
@@ -140,20 +156,24 @@ def measure_moves(base_url: str) -> dict:
 
     _run_threads(loop, WARMUP_SECONDS)
     phase["record"] = True
+    cpu_before = cpu() if cpu else 0.0
     started = time.monotonic()
     _run_threads(loop, MOVES_SECONDS)
     elapsed = time.monotonic() - started
+    moves = sum(c.moves for c in clients)
     latencies = sorted(ms for c in clients for ms in c.latencies_ms)
     return {
-        "moves_per_s": sum(c.moves for c in clients) / elapsed,
+        "moves_per_s": moves / elapsed,
         "p50_ms": statistics.median(latencies),
         "p99_ms": latencies[int(len(latencies) * 0.99) - 1],
         "games": sum(c.games for c in clients),
         "errors": sum(c.errors for c in clients),
+        "cpu_ms": (cpu() - cpu_before) * 1000 / moves if cpu else None,
     }
 
 
-def measure_trivial(base_url: str) -> float:
+def measure_trivial(base_url: str, cpu=None) -> tuple[float, float | None]:
+    """Health checks/s, and (given `cpu`) the web CPU ms per check."""
     counts = [0] * CLIENTS
     connections = [Connection(base_url) for _ in range(CLIENTS)]
 
@@ -162,9 +182,12 @@ def measure_trivial(base_url: str) -> float:
             if connections[index].call("GET", "/healthz")[0] == 200:
                 counts[index] += 1
 
+    cpu_before = cpu() if cpu else 0.0
     started = time.monotonic()
     _run_threads(loop, TRIVIAL_SECONDS)
-    return sum(counts) / (time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    checks = sum(counts)
+    return checks / elapsed, (cpu() - cpu_before) * 1000 / checks if cpu else None
 
 
 @contextlib.contextmanager
@@ -185,8 +208,9 @@ def served_stack(**options) -> Iterator[LocalStack]:
 def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
     with served_stack() as stack:
-        moves = measure_moves(stack.base_url)
-        trivial = measure_trivial(stack.base_url)
+        cpu = WebCpu(stack)
+        moves = measure_moves(stack.base_url, cpu)
+        trivial, trivial_cpu_ms = measure_trivial(stack.base_url, cpu)
     print(f"api_moves_per_s: {moves['moves_per_s']:.0f}")
     print(f"api_p50_ms: {moves['p50_ms']:.1f}")
     print(f"api_p99_ms: {moves['p99_ms']:.1f}")
@@ -194,6 +218,8 @@ def run() -> None:
     print(f"api_ratio_to_trivial: {moves['moves_per_s'] / trivial:.2f}")
     print(f"api_games_finished: {moves['games']}")
     print(f"api_move_errors: {moves['errors']}")
+    print(f"api_web_cpu_ms_per_move: {moves['cpu_ms']:.3f}")
+    print(f"api_web_cpu_ms_per_trivial: {trivial_cpu_ms:.3f}")
 
 
 if __name__ == "__main__":
