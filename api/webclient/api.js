@@ -68,6 +68,17 @@ export const seats = {
   forget(gameId) { localStorage.removeItem(PREFIX + gameId); },
 };
 
+// The signed-in account ({name, key}) lives in local storage too: its key plays its seats
+// (a game token and an account key resolve to a seat the same way) from any browser.
+const ACCOUNT = "keltis.account";
+export const account = {
+  get() {
+    try { return JSON.parse(localStorage.getItem(ACCOUNT) || "null"); } catch (_) { return null; }
+  },
+  set(name, key) { localStorage.setItem(ACCOUNT, JSON.stringify({name, key})); },
+  forget() { localStorage.removeItem(ACCOUNT); },
+};
+
 // One page of a list; `cursor` is whatever the previous page's next_cursor was.
 export async function listGames(params, cursor) {
   const query = new URLSearchParams(params);

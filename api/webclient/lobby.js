@@ -1,5 +1,5 @@
 // The lobby: create a game (seats: you, open, built-in bots), lists of games, tournaments.
-import {api, listGames, seats} from "./api.js";
+import {account, api, listGames, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
 
 const GAME_NAMES = {"keltis-card": "cards", "keltis-dice": "dice"};
@@ -55,7 +55,8 @@ function players() {
     if (choice === "me") {
       if (mine !== null) throw new Error("Only one seat can be yours on this browser.");
       mine = seat;
-      list.push({name: me});
+      const signedIn = account.get();
+      list.push(signedIn ? {account: signedIn.name} : {name: me});
     } else if (choice === "open") list.push({open: true});
     else if (choice === "invite") list.push({open: true, invite: true});
     else {
@@ -77,12 +78,15 @@ async function create(event) {
   if (game === "keltis-dice") body.options = {board: $("board").value};
   const clock = turnClock(game);
   if (clock) body.clock = clock;
+  const signedIn = account.get();
+  if (signedIn && $("rated").checked) body.rated = true;
   $("create").disabled = true;
   try {
-    const made = await api("POST", "/v1/games", {body});
+    const made = await api("POST", "/v1/games", {body, token: signedIn ? signedIn.key : undefined});
     localStorage.setItem("keltis.name", $("name").value.trim());
     const token = made.seats.find((s) => s.seat === chosen.mine);
     if (token) seats.set(made.id, {seat: token.seat, token: token.token, name: token.name});
+    else if (signedIn && chosen.mine !== null) seats.set(made.id, {seat: chosen.mine, token: signedIn.key, name: signedIn.name});
     remember(made.id, game);
     const link = location.origin + "/play/" + encodeURIComponent(made.id);
     if (made.invites.length || made.status === "waiting") {
@@ -168,11 +172,78 @@ async function tournaments() {
   clear(box, ...(parts.length ? parts : [el("p", {class: "muted", text: "none right now"})]));
 }
 
-function myGames() {
-  const list = JSON.parse(localStorage.getItem("keltis.mine") || "[]");
-  const items = list.filter((g) => seats.get(g.id)).map((g) =>
-    el("li", {}, [el("a", {href: "/play/" + encodeURIComponent(g.id), text: (GAME_NAMES[g.game] || g.game) + " game " + g.id})]));
+// The games of this browser's seats, and (signed in) the account's own games from any
+// browser: its key plays them, so each is remembered with the key as its seat's token.
+async function myGames() {
+  const list = JSON.parse(localStorage.getItem("keltis.mine") || "[]").filter((g) => seats.get(g.id));
+  const signedIn = account.get();
+  if (signedIn) {
+    try {
+      const page = await api("GET", "/v1/me/games?limit=10", {token: signedIn.key});
+      for (const g of page.games) {
+        if (!seats.get(g.id)) seats.set(g.id, {seat: g.seats[0], token: signedIn.key, name: signedIn.name});
+        if (!list.some((known) => known.id === g.id)) list.push({id: g.id, game: g.game, turn: g.my_turn});
+      }
+    } catch (problem) { showAccountError(problem.message); }
+  }
+  const items = list.map((g) =>
+    el("li", {}, [el("a", {href: "/play/" + encodeURIComponent(g.id), text: (GAME_NAMES[g.game] || g.game) + " game " + g.id}),
+                  g.turn ? el("span", {class: "notice", text: " your turn"}) : ""]));
   clear($("my-games"), ...(items.length ? items : [el("li", {class: "muted", text: "none yet"})]));
+}
+
+function showAccountError(message) {
+  $("account-error").textContent = message || "";
+  $("account-error").hidden = !message;
+}
+
+// The account panel: signed out, a name to sign up with or a key to sign in with; signed in,
+// the name, its ratings, and the rated choice in the new-game form.
+async function showAccount(newKey) {
+  const signedIn = account.get();
+  $("signed-out").hidden = !!signedIn;
+  $("signed-in").hidden = !signedIn;
+  $("rated-box").hidden = !signedIn;
+  $("name").disabled = !!signedIn;  // signed in, "me" is the account
+  $("name").value = signedIn ? signedIn.name : localStorage.getItem("keltis.name") || "";
+  if (!signedIn) return;
+  $("account-shown").textContent = signedIn.name;
+  $("new-key").hidden = !newKey;
+  if (newKey) $("new-key").textContent = "Your key (shown once: keep it to sign in elsewhere): " + newKey;
+  try {
+    const me = await api("GET", "/v1/accounts/" + encodeURIComponent(signedIn.name));
+    const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (GAME_NAMES[game] || game) + " " + r.ordinal.toFixed(1));
+    $("account-rating").textContent = ratings.length ? "· rating " + ratings.join(", ") : "· not rated yet";
+  } catch (_) { $("account-rating").textContent = ""; }
+}
+
+async function signUp() {
+  showAccountError("");
+  try {
+    const made = await api("POST", "/v1/accounts", {body: {name: $("account-name").value.trim()}});
+    account.set(made.name, made.key);
+    await showAccount(made.key);
+    await myGames();
+  } catch (problem) { showAccountError(problem.message); }
+}
+
+async function signIn() {
+  showAccountError("");
+  const key = $("account-key").value.trim();
+  try {
+    const me = await api("GET", "/v1/me", {token: key});
+    account.set(me.name, key);
+    $("account-key").value = "";
+    await showAccount();
+    await myGames();
+  } catch (problem) { showAccountError(problem.message); }
+}
+
+async function signOut() {
+  account.forget();
+  showAccountError("");
+  await showAccount();
+  await myGames();
 }
 
 async function main() {
@@ -181,12 +252,16 @@ async function main() {
   $("game").addEventListener("change", seatRows);
   $("count").addEventListener("change", seatRows);
   $("clock").addEventListener("change", () => { $("clock-hint").hidden = !$("clock").value; });
+  $("sign-up").addEventListener("click", signUp);
+  $("sign-in").addEventListener("click", signIn);
+  $("sign-out").addEventListener("click", signOut);
   try {
     const answer = await api("GET", "/v1/bots");
     bots = Object.fromEntries(answer.games.map((g) => [g.game, g.bots]));
   } catch (problem) { showError(problem.message); }
   seatRows();
-  myGames();
+  await showAccount();
+  await myGames();
   document.body.dataset.ready = "1";
   await Promise.all(["waiting", "active", "finished"].map(fillList));
   document.body.dataset.lists = "1";

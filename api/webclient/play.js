@@ -1,5 +1,5 @@
 // The table page: a seat plays (its token from local storage), anyone else watches.
-import {api, follow, newKey, seats} from "./api.js";
+import {account, api, follow, newKey, seats} from "./api.js";
 import {$, COLOURS, clear, colourTag, el} from "./dom.js";
 import * as cardGame from "./cards.js";
 import * as diceGame from "./dice.js";
@@ -92,20 +92,26 @@ function renderJoin() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const input = el("input", {id: "join-name", "data-testid": "join-name", maxlength: "30", value: localStorage.getItem("keltis.name") || "",
                              autocomplete: "nickname"});
+  const signedIn = account.get();  // an account joins with its key, and plays with it
   const buttons = open.map((p) => el("button", {type: "button", "data-testid": "join-" + p.seat, on: {click: async () => {
-    const body = {name: input.value.trim()};
+    const body = signedIn ? {} : {name: input.value.trim()};
     if (p.invite) body.invite = hash.get("invite") || prompt("Join code for seat " + (p.seat + 1)) || "";
     try {
-      const joined = await api("POST", PATH + "/seats/" + p.seat + "/join", {body});
-      localStorage.setItem("keltis.name", body.name);
-      mine = {seat: joined.seat, token: joined.token, name: body.name};
+      const joined = await api("POST", PATH + "/seats/" + p.seat + "/join", {body, token: signedIn ? signedIn.key : undefined});
+      if (signedIn) mine = {seat: joined.seat, token: signedIn.key, name: signedIn.name};
+      else {
+        localStorage.setItem("keltis.name", body.name);
+        mine = {seat: joined.seat, token: joined.token, name: body.name};
+      }
       seats.set(GAME_ID, mine);
       showError("");
       restartFollow();
       await refresh();
     } catch (problem) { showError(problem.message); }
   }}, text: "Take seat " + (p.seat + 1) + (p.invite ? " (join code)" : "")}));
-  clear(box, el("h2", {text: "Open seats"}), el("label", {for: "join-name", text: "Your name "}), input, " ", ...buttons);
+  const who = signedIn ? [el("span", {text: "You join as your account " + signedIn.name + " "})]
+                       : [el("label", {for: "join-name", text: "Your name "}), input, " "];
+  clear(box, el("h2", {text: "Open seats"}), ...who, ...buttons);
 }
 
 function renderClock() {

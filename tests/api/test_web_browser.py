@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections import Counter
 
 import pytest
@@ -206,6 +207,53 @@ def test_lobby_creates_a_game_with_a_turn_clock_shown_at_the_table(live_stack, b
         )
     )
     _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
+
+
+def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live_stack, browser):
+    from selenium.webdriver.support.ui import Select
+
+    base = live_stack.base_url
+    name = "web-" + uuid.uuid4().hex[:8]
+    browser.get(base + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(base + "/")
+    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
+    _by_testid(browser, "account-name")[0].send_keys(name)
+    _by_testid(browser, "sign-up")[0].click()
+    _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-up")
+    key = _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[1]
+    assert requests.get(f"{base}/v1/me", headers=_bearer(key), timeout=10).json()["name"] == name
+    Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:greedy")
+    _by_testid(browser, "rated")[0].click()
+    _by_testid(browser, "create")[0].click()
+    _wait(browser, lambda: "/play/" in browser.current_url, what="the table page")
+    game_id = browser.current_url.rsplit("/", 1)[1]
+    game = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
+    assert game["rated"] is True and game["players"][0]["account"] == name
+    # The account's key plays its seat: one click makes a move.
+    _wait(browser, lambda: [b for b in _by_testid(browser, "move") if b.is_enabled()], what="moves")
+    before = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"]
+    _click_first_move(browser)
+    _wait(
+        browser,
+        lambda: requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"] > before,
+        what="the account's move",
+    )
+    # Another browser (nothing stored) signs in with the key and finds the game.
+    browser.get(base + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(base + "/")
+    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
+    _by_testid(browser, "account-key")[0].send_keys(key)
+    _by_testid(browser, "sign-in")[0].click()
+    _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-in")
+    _wait(browser, lambda: game_id in _by_testid(browser, "my-games")[0].text, what="my games")
+    _resign(base, game_id, _bearer(key))
+    browser.execute_script("localStorage.clear()")
+
+
+def _bearer(token: str) -> dict:
+    return {"Authorization": "Bearer " + token}
 
 
 def test_table_is_keyboard_operable_and_fits_a_phone(live_stack, browser):
