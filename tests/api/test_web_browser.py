@@ -201,12 +201,7 @@ def test_lobby_creates_a_game_with_a_turn_clock_shown_at_the_table(live_stack, b
         what="the table's clock",
     )
     assert "(move time 120 s)" in _by_testid(browser, "clock")[0].text
-    seat = json.loads(
-        browser.execute_script(
-            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
-        )
-    )
-    _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
+    _resign_stored_seat(browser, base, game_id)
 
 
 def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live_stack, browser):
@@ -214,10 +209,7 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
 
     base = live_stack.base_url
     name = "web-" + uuid.uuid4().hex[:8]
-    browser.get(base + "/")
-    browser.execute_script("localStorage.clear()")
-    browser.get(base + "/")
-    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
+    _fresh_lobby(browser, base)
     _by_testid(browser, "account-name")[0].send_keys(name)
     _by_testid(browser, "sign-up")[0].click()
     _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-up")
@@ -240,16 +232,21 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
         what="the account's move",
     )
     # Another browser (nothing stored) signs in with the key and finds the game.
-    browser.get(base + "/")
-    browser.execute_script("localStorage.clear()")
-    browser.get(base + "/")
-    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
+    _fresh_lobby(browser, base)
     _by_testid(browser, "account-key")[0].send_keys(key)
     _by_testid(browser, "sign-in")[0].click()
     _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-in")
     _wait(browser, lambda: game_id in _by_testid(browser, "my-games")[0].text, what="my games")
     _resign(base, game_id, _bearer(key))
     browser.execute_script("localStorage.clear()")
+
+
+def _fresh_lobby(browser, base: str) -> None:
+    """The lobby as a browser that stored nothing sees it (another browser)."""
+    browser.get(base + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(base + "/")
+    _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
 
 
 def _bearer(token: str) -> dict:
@@ -277,12 +274,7 @@ def test_table_is_keyboard_operable_and_fits_a_phone(live_stack, browser):
         assert width[0] <= width[1], width  # nothing wider than the phone's screen
     finally:
         browser.set_window_size(1280, 1000)
-    seat = json.loads(
-        browser.execute_script(
-            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
-        )
-    )
-    _resign(base, game_id, {"Authorization": "Bearer " + seat["token"]})
+    _resign_stored_seat(browser, base, game_id)
 
 
 def test_server_error_is_shown_in_words(live_stack, browser):
@@ -312,6 +304,16 @@ def test_server_error_is_shown_in_words(live_stack, browser):
 def _resign(base: str, game_id: str, headers: dict) -> None:
     """End the game, so that the page's stream ends too."""
     requests.post(f"{base}/v1/games/{game_id}/resign", headers=headers, timeout=10)
+
+
+def _resign_stored_seat(browser, base: str, game_id: str) -> None:
+    """Resign with the seat's token the page stored in local storage."""
+    seat = json.loads(
+        browser.execute_script(
+            "return localStorage.getItem(arguments[0])", "keltis.seat." + game_id
+        )
+    )
+    _resign(base, game_id, _bearer(seat["token"]))
 
 
 def _public_cards(view: dict) -> Counter:
