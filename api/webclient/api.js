@@ -66,6 +66,13 @@ export const seats = {
   },
   set(gameId, seat) { localStorage.setItem(PREFIX + gameId, JSON.stringify(seat)); },
   forget(gameId) { localStorage.removeItem(PREFIX + gameId); },
+  // After an account's key is replaced, the seats it played with the old key use the new.
+  retoken(oldToken, newToken) {
+    for (const name of Object.keys(localStorage).filter((k) => k.startsWith(PREFIX))) {
+      const seat = seats.get(name.slice(PREFIX.length));
+      if (seat && seat.token === oldToken) localStorage.setItem(name, JSON.stringify({...seat, token: newToken}));
+    }
+  },
 };
 
 // The signed-in account ({name, key}) lives in local storage too: its key plays its seats

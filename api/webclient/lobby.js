@@ -184,7 +184,13 @@ async function myGames() {
         if (!seats.get(g.id)) seats.set(g.id, {seat: g.seats[0], token: signedIn.key, name: signedIn.name});
         if (!list.some((known) => known.id === g.id)) list.push({id: g.id, game: g.game, turn: g.my_turn});
       }
-    } catch (problem) { showAccountError(problem.message); }
+    } catch (problem) {
+      if (problem.status === 401) {  // the key was replaced from another browser
+        account.forget();
+        await showAccount();
+        showAccountError("This browser's account key no longer works (it was replaced): sign in with the new key.");
+      } else showAccountError(problem.message);
+    }
   }
   const items = list.map((g) =>
     el("li", {}, [el("a", {href: "/play/" + encodeURIComponent(g.id), text: (GAME_NAMES[g.game] || g.game) + " game " + g.id}),
@@ -199,7 +205,7 @@ function showAccountError(message) {
 
 // The account panel: signed out, a name to sign up with or a key to sign in with; signed in,
 // the name, its ratings, and the rated choice in the new-game form.
-async function showAccount(newKey) {
+async function showAccount(newKey, newSecret) {
   const signedIn = account.get();
   $("signed-out").hidden = !!signedIn;
   $("signed-in").hidden = !signedIn;
@@ -209,7 +215,8 @@ async function showAccount(newKey) {
   if (!signedIn) return;
   $("account-shown").textContent = signedIn.name;
   $("new-key").hidden = !newKey;
-  if (newKey) $("new-key").textContent = "Your key (shown once: keep it to sign in elsewhere): " + newKey;
+  if (newKey) $("new-key").textContent = (newSecret ? "Your webhook secret is new too: " + newSecret + ". " : "") +
+    "Your key (shown once: keep it to sign in elsewhere): " + newKey;
   try {
     const me = await api("GET", "/v1/accounts/" + encodeURIComponent(signedIn.name));
     const ratings = Object.entries(me.ratings || {}).map(([game, r]) => (GAME_NAMES[game] || game) + " " + r.ordinal.toFixed(1));
@@ -239,6 +246,19 @@ async function signIn() {
   } catch (problem) { showAccountError(problem.message); }
 }
 
+// A new key (and webhook secret) for the account: the old key stops working at once, so a
+// key that may have leaked is worthless; this browser's seats move to the new key.
+async function replaceKey() {
+  showAccountError("");
+  const signedIn = account.get();
+  try {
+    const made = await api("POST", "/v1/me/key", {token: signedIn.key});
+    account.set(made.name, made.key);
+    seats.retoken(signedIn.key, made.key);
+    await showAccount(made.key, made.webhook ? made.webhook_secret : null);
+  } catch (problem) { showAccountError(problem.message); }
+}
+
 async function signOut() {
   account.forget();
   showAccountError("");
@@ -255,6 +275,7 @@ async function main() {
   $("sign-up").addEventListener("click", signUp);
   $("sign-in").addEventListener("click", signIn);
   $("sign-out").addEventListener("click", signOut);
+  $("replace-key").addEventListener("click", replaceKey);
   try {
     const answer = await api("GET", "/v1/bots");
     bots = Object.fromEntries(answer.games.map((g) => [g.game, g.bots]));

@@ -209,11 +209,7 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
 
     base = live_stack.base_url
     name = "web-" + uuid.uuid4().hex[:8]
-    _fresh_lobby(browser, base)
-    _by_testid(browser, "account-name")[0].send_keys(name)
-    _by_testid(browser, "sign-up")[0].click()
-    _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-up")
-    key = _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[1]
+    key = _sign_up_in_fresh_lobby(browser, base, name)
     assert requests.get(f"{base}/v1/me", headers=_bearer(key), timeout=10).json()["name"] == name
     Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:greedy")
     _by_testid(browser, "rated")[0].click()
@@ -239,6 +235,52 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
     _wait(browser, lambda: game_id in _by_testid(browser, "my-games")[0].text, what="my games")
     _resign(base, game_id, _bearer(key))
     browser.execute_script("localStorage.clear()")
+
+
+def test_lobby_replaces_the_account_key_and_the_old_key_stops_working(live_stack, browser):
+    base = live_stack.base_url
+    name = "key-" + uuid.uuid4().hex[:8]
+    old = _sign_up_in_fresh_lobby(browser, base, name)
+    seat = {"seat": 0, "token": old, "name": name}  # a seat this browser plays with the key
+    browser.execute_script(
+        "localStorage.setItem('keltis.seat.g-key-test', arguments[0])", json.dumps(seat)
+    )
+    _by_testid(browser, "replace-key")[0].click()
+    new = _wait(
+        browser,
+        lambda: (
+            (shown := _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[-1]) != old and shown
+        ),
+        what="the new key",
+    )
+    assert requests.get(f"{base}/v1/me", headers=_bearer(old), timeout=10).status_code == 401
+    assert requests.get(f"{base}/v1/me", headers=_bearer(new), timeout=10).json()["name"] == name
+    stored = browser.execute_script("return localStorage.getItem('keltis.seat.g-key-test')")
+    assert json.loads(stored)["token"] == new
+    # A browser still holding the old key is signed out and told why.
+    _fresh_lobby(browser, base)
+    browser.execute_script(
+        "localStorage.setItem('keltis.account', arguments[0])",
+        json.dumps({"name": name, "key": old}),
+    )
+    browser.get(base + "/")
+    _wait(
+        browser,
+        lambda: "no longer works" in _by_testid(browser, "account-error")[0].text,
+        what="the stale key's message",
+    )
+    assert _by_testid(browser, "signed-out")[0].is_displayed()
+    assert browser.execute_script("return localStorage.getItem('keltis.account')") is None
+    browser.execute_script("localStorage.clear()")
+
+
+def _sign_up_in_fresh_lobby(browser, base: str, name: str) -> str:
+    """Sign up as `name` in a fresh lobby; the account key it shows once."""
+    _fresh_lobby(browser, base)
+    _by_testid(browser, "account-name")[0].send_keys(name)
+    _by_testid(browser, "sign-up")[0].click()
+    _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-up")
+    return _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[1]
 
 
 def _fresh_lobby(browser, base: str) -> None:
