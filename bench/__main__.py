@@ -11,6 +11,7 @@ MODULES = [
     "bench.dice",
     "bench.api",
     "bench.cold",
+    "bench.inprocess",
     "bench.security",
     "bench.listing",
     "bench.export",

