@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import cProfile
-import io
 import json
 import os
 import pstats
-import sys
 import time
 
 import redis
+from werkzeug.test import EnvironBuilder
 
 from bench.api import GameClient, served_stack
 
@@ -45,19 +44,13 @@ class WsgiConnection:
         self.app_seconds = 0.0
 
     def call(self, method: str, path: str, body=None, headers: dict | None = None):
-        raw = b"" if body is None else json.dumps(body).encode()
-        environ = {
-            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1", "wsgi.version": (1, 0), "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(raw), "wsgi.errors": sys.stderr,
-            "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
-        }  # fmt: skip
-        if body is not None:
-            environ["CONTENT_TYPE"] = "application/json"
-            environ["CONTENT_LENGTH"] = str(len(raw))
-        for name, value in (headers or {}).items():
-            environ["HTTP_" + name.upper().replace("-", "_")] = value
+        environ = EnvironBuilder(
+            path,
+            method=method,
+            json=body,
+            headers=headers,
+            environ_base={"REMOTE_ADDR": "127.0.0.1"},
+        ).get_environ()
         statuses: list[str] = []
         started = time.perf_counter()
         answer = b"".join(self.app(environ, lambda status, *_: statuses.append(status)))
