@@ -21,6 +21,7 @@ from store.eventstore import AppendRequest, AppendStatus
 from tests.store import toy_game
 
 CARD = "keltis-card"
+DECK_SEED = bytes(range(32))  # one deck for every test game; the bots still choose freely
 
 
 @pytest.fixture
@@ -28,9 +29,9 @@ def service(redis_client):
     return GameService(redis_client)
 
 
-def finished_card_game(service, seed: bytes = bytes(range(32))) -> str:
-    """A whole 2-player card game (the deck from a fixed seed; the bots still choose freely)."""
-    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"bot": "random"}], {}, seed=seed)
+def finished_card_game(service) -> str:
+    """A whole 2-player card game of two built-in bots, dealt from DECK_SEED."""
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"bot": "random"}], {}, seed=DECK_SEED)
     while not record.finished:
         play_bot_turns(service, record.game_id, record.version)
         record, _, _ = service.load(record.game_id)
