@@ -32,6 +32,7 @@ def create_game():
         token=_account_key(),
         clock=body.get("clock"),
         rated=body["rated"],
+        allow_same_account=body["allow_same_account"],
     )
     quotas.game_created(record)
     seats = [

@@ -184,6 +184,7 @@ class CreateGameSchema(Strict):
     options = fields.Dict(keys=Text(), load_default=dict)
     clock = fields.Nested(ClockSchema)
     rated = StrictBoolean(load_default=False)
+    allow_same_account = StrictBoolean(load_default=False)  # application.seating
 
 
 class JoinSchema(Strict):

@@ -20,6 +20,7 @@ import secrets
 import zipfile
 from dataclasses import dataclass, replace
 
+from application import seating
 from application.bots import play_out
 from application.errors import AccountNotFound, VersionConflict
 from application.games import GameService
@@ -117,6 +118,7 @@ def _checked_entries(accounts: AccountStore, spec: TournamentSpec) -> tuple[str,
                 f"{record.name!r} is a person's account: only bot accounts enter tournaments"
             )
         checked.append(ACCOUNT_PREFIX + record.name)
+    seating.check_entries(account_name(e) for e in checked if is_account(e))
     return tuple(checked)
 
 

@@ -61,6 +61,7 @@ class GameRecord:
     ended_early: str | None = None  # the reason a game ended before its rules' end
     rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
+    allow_same_account: bool = False  # one account may take several seats (unrated only)
 
     @property
     def rules(self):
@@ -226,6 +227,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         bank_ms=(bank,) * seats,
         rated=bool(event.get("rated")),
         tournament=event.get("tournament"),
+        allow_same_account=bool(event.get("allow_same_account")),
     )
 
 
