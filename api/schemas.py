@@ -438,6 +438,7 @@ class LadderRatingSchema(Schema):
 
 class RatingSchema(LadderRatingSchema):
     name = fields.String()
+    account = fields.Boolean()
     bot = fields.Boolean()
 
 

@@ -89,6 +89,16 @@ class AccountStore:
         """The account of `name` (any case), or None."""
         return _record(self.client.hgetall(keys.account(fold(name))))
 
+    def bot_flags(self, names: list[str]) -> dict[str, bool]:
+        """Folded name -> whether it is a bot account, for each of `names` that exists."""
+        folded = [fold(name) for name in names]
+        pipe = self.client.pipeline(transaction=False)
+        for name in folded:
+            pipe.hget(keys.account(name), "bot")
+        found = pipe.execute() if folded else []
+        pairs = zip(folded, found, strict=True)
+        return {name: text(bot) == "1" for name, bot in pairs if bot is not None}
+
     def name_of_key(self, key_hash: str) -> str | None:
         """The folded name the key hash is indexed to, or None."""
         found = self.client.get(keys.account_key(key_hash))
