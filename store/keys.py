@@ -332,6 +332,17 @@ def account_playing(folded_name: str) -> str:
     return _account(folded_name, "playing")
 
 
+def account_skeleton(skeleton: str) -> str:
+    """String: an account name's confusable skeleton (application.name_skeleton) -> the
+    folded name holding it; a sign-up whose skeleton is held is refused."""
+    return f"{PREFIX}:account-skeleton:{skeleton}"
+
+
+def account_pattern() -> str:
+    """SCAN pattern of every account record."""
+    return f"{PREFIX}:account:*:record"
+
+
 def account_key(key_hash: str) -> str:
     """String: SHA-256 hex of an account key -> the account's folded name."""
     return f"{PREFIX}:account-key:{key_hash}"
