@@ -89,7 +89,7 @@ class Text(fields.String):
 class Cursor(fields.String):
     """An opaque paging cursor (store.cursor), loaded as the Position it names."""
 
-    default_error_messages = {"cursor": "not a cursor this service handed out"}
+    default_error_messages = {"cursor": "not of the form of a next_cursor"}
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
