@@ -3,8 +3,8 @@
 The run the issue names: `st run <url>/openapi.yaml --checks all --phases
 examples,coverage,fuzzing,stateful`, bounded by --max-examples and seeded. The links of
 openapi.yaml let the stateful phase create games and tournaments and use their tokens; two
-accounts signed up first give every phase a real account key (schemathesis.toml), so the
-account operations are reached, not only refused with 401.
+accounts and a game made first give every phase a real account key and a real seat's token
+(schemathesis.toml), so the account and seat operations are reached, not only refused.
 Used by tests/reliability/test_contract_run.py.
 """
 
@@ -74,13 +74,27 @@ def account_key(base_url: str, prefix: str) -> str:
     return made.json()["key"]
 
 
+def seated_game(base_url: str) -> tuple[str, str]:
+    """A new game of two people on the server: its id and seat 0's token."""
+    players = [{"name": "ann"}, {"name": "bea"}]
+    made = requests.post(
+        f"{base_url}/v1/games", json={"game": "keltis-card", "players": players}, timeout=10
+    )
+    made.raise_for_status()
+    return made.json()["id"], made.json()["seats"][0]["token"]
+
+
 def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1) -> ContractRun:
-    """Run `st` against `base_url` (a loopback server), with account keys for its auth."""
+    """Run `st` against `base_url` (a loopback server), with account keys and a seat's
+    token for its auth."""
     report = work_dir / "events.ndjson"
+    game_id, token = seated_game(base_url)
     env = {
         **os.environ,
         "KELTIS_CONTRACT_KEY": account_key(base_url, "contract"),
         "KELTIS_CONTRACT_ROTATING_KEY": account_key(base_url, "rotating"),
+        "KELTIS_CONTRACT_GAME": game_id,
+        "KELTIS_CONTRACT_SEAT_TOKEN": token,
     }
     done = subprocess.run(
         st_command(base_url, report, max_examples, seed),
