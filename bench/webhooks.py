@@ -13,8 +13,6 @@ finished (all GAMES in play), and, for the record, until the last one finished.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
 import secrets
@@ -22,6 +20,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from application.webhooks import verify
 from bench.api import Connection, served_stack
 from bench.figures import figure
 
@@ -47,9 +46,8 @@ class Bots:
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 secret = bots.secrets.get(self.path, "")
-                expected = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
                 signature = self.headers.get("X-Keltis-Signature", "")
-                if not secret or not hmac.compare_digest(expected, signature):
+                if not secret or not verify(secret, raw, signature, time.time()):
                     with bots.lock:
                         bots.refused += 1
                     self.send_response(401)

@@ -121,6 +121,13 @@ def account_turns() -> str:
     return f"{PREFIX}:index:account-turns"
 
 
+def webhook_call(game_id: str) -> str:
+    """Hash of a game's webhook call (application.webhooks): `version` (the turn), `attempt`
+    (how many calls of it were begun) and `until` (ms: no other call of that turn before
+    then), so each turn is called once at a time whoever claims it."""
+    return _game(game_id, "webhook-call")
+
+
 def games_waiting() -> str:
     """Sorted set of the games that wait for seats (never started), scored by creation (ms):
     what the expiry sweep looks at (the listing's own set of waiting games)."""
@@ -330,6 +337,12 @@ def account_games_of(folded_name: str, game: str) -> str:
 def account_playing(folded_name: str) -> str:
     """Sorted set of the account's games in play (active or final round), by creation (ms)."""
     return _account(folded_name, "playing")
+
+
+def account_webhook_error(folded_name: str) -> str:
+    """String: JSON of the last failed webhook call of an account (its owner sees it in
+    GET /v1/me; the public log only shows the turn's timeout at its deadline)."""
+    return _account(folded_name, "webhook-error")
 
 
 def account_key(key_hash: str) -> str:

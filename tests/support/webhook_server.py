@@ -1,19 +1,20 @@
 """A webhook bot's server for tests: threaded http.server on 127.0.0.1 that checks the
-signature (HMAC-SHA256 over the raw body, compared in constant time), records every turn it
-was sent, and answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it
+signature (`t=...,v1=...`: HMAC-SHA256 over the timestamp and the raw body, compared in
+constant time, application.webhooks.verify), records every turn it was sent, and answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it
 serves HTTPS, and its URL names `host` (bound to the first address `host` resolves to)."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from application.webhooks import verify
 
 # behaviour(turn) -> (status, headers, body bytes)
 Behaviour = Callable[[dict], tuple[int, dict, bytes]]
@@ -85,8 +86,7 @@ class WebhookServer:
     def signed(self, raw: bytes, header: str) -> bool:
         if self.secret is None:
             return False
-        expected = "sha256=" + hmac.new(self.secret.encode(), raw, hashlib.sha256).hexdigest()
-        return hmac.compare_digest(expected.encode(), header.encode())
+        return verify(self.secret, raw, header, time.time())
 
     def start(self) -> WebhookServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
