@@ -44,6 +44,11 @@ LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 NUMERIC_LABEL = re.compile(r"^(0x[0-9a-f]*|[0-9]+)$")
 NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 COMPATIBLE = ipaddress.ip_network("::/96")
+# Not globally reachable (IANA special-purpose registries) though some Python versions
+# call them global: CGNAT, IETF protocol assignments, the 6to4 relay anycast.
+NOT_PUBLIC = tuple(
+    ipaddress.ip_network(net) for net in ("100.64.0.0/10", "192.0.0.0/24", "192.88.99.0/24")
+)
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -133,7 +138,7 @@ def is_public(ip: Address) -> bool:
         or ip.is_reserved
         or ip.is_unspecified
         or getattr(ip, "is_site_local", False)
-        or ip in ipaddress.ip_network("100.64.0.0/10")
+        or any(ip.version == net.version and ip in net for net in NOT_PUBLIC)
     ):
         return False
     return all(is_public(inner) for inner in carried(ip))
