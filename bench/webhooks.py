@@ -37,6 +37,7 @@ class Bots:
         self.secrets: dict[str, str] = {}
         self.answered = 0
         self.refused = 0
+        self.received: list[tuple[float, dict]] = []  # (ms since the epoch, turn) of each call
         self.lock = threading.Lock()
         bots = self
 
@@ -55,6 +56,8 @@ class Bots:
                     self.end_headers()
                     return
                 turn = json.loads(raw)
+                with bots.lock:
+                    bots.received.append((time.time() * 1000, turn))
                 if delay_s:
                     time.sleep(delay_s)
                 body = json.dumps({"move": random.choice(turn["legal_moves"])}).encode()
