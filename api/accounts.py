@@ -9,12 +9,7 @@ from api.auth import bearer_token
 from api.bodies import json_body, query
 from application.accounts import AccountService, NewAccount
 from application.errors import AccountNotFound
-from application.webhooks_policy import (
-    WebhookPolicy,
-    parse_allow,
-    policy_from_env,
-    service_ports,
-)
+from application.webhooks_policy import WebhookPolicy, allow_from_env, parse_allow, service_ports
 from store.webhook_calls import last_error
 
 blueprint = Blueprint("accounts", __name__, url_prefix="/v1")
@@ -26,9 +21,9 @@ def init_app(app: Flask) -> None:
     KELTIS_WEBHOOK_ALLOW (application.webhooks_policy)."""
     client = app.extensions[extensions.EXTENSION].client
     setting = app.config.get("WEBHOOK_ALLOW")
-    policy = app.config.get("WEBHOOK_POLICY") or policy_from_env(client)
-    if setting is not None and not app.config.get("WEBHOOK_POLICY"):
-        policy = WebhookPolicy(parse_allow(setting), closed_ports=service_ports(client))
+    allow = parse_allow(setting) if setting is not None else allow_from_env()
+    closed = service_ports(client)  # its Redis server's port and KELTIS_SERVICE_PORT
+    policy = app.config.get("WEBHOOK_POLICY") or WebhookPolicy(allow, closed_ports=closed)
     app.extensions[EXTENSION] = AccountService(client, policy)
     app.register_blueprint(blueprint)
 

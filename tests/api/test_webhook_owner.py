@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import secrets
 
+import pytest
+
 from store.webhook_calls import WebhookCalls
 from tests.api.helpers import bearer
 
@@ -33,3 +35,24 @@ def test_r2_the_owner_sees_its_last_webhook_error_and_nobody_else_does(client, r
         "/v1/me", json={"webhook": "http://127.0.0.1:9102/b"}, headers=bearer(made["key"])
     )
     assert patched.json["last_webhook_error"] == detail
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.1:9101/move",
+        "http://2130706433:9101/move",
+        "http://0x7f000001:9101/move",
+        "http://0177.0.0.1:9101/move",
+        "http://10.0.0.7:9101/move",
+        "http://169.254.169.254/latest",
+        "http://[::ffff:10.0.0.7]:9101/move",
+    ],
+)
+def test_odd_spellings_and_private_addresses_are_refused_at_registration(client, url):
+    """Issue 23, item 9: with loopback allowed (as in `make run`), other spellings of it
+    and private addresses are still refused, in the one error shape."""
+    body = {"name": f"hook_{secrets.token_hex(5)}", "bot": True, "webhook": url}
+    refused = client.post("/v1/accounts", json=body)
+    assert refused.status_code == 422
+    assert refused.json["error"]["code"] in {"webhook_not_allowed", "invalid_request"}
