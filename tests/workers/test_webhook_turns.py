@@ -54,6 +54,17 @@ def tarpit():
     server.close()
 
 
+@pytest.fixture(autouse=True)
+def _forget_account_turns(redis_client):
+    """After each test: its games leave the account-turns index (later tests' webhook
+    threads must not call this test's closed servers)."""
+    before = set(redis_client.zrange(keys.account_turns(), 0, -1))
+    yield
+    made = set(redis_client.zrange(keys.account_turns(), 0, -1)) - before
+    if made:
+        redis_client.zrem(keys.account_turns(), *made)
+
+
 def sign_up(redis_client, url: str, server: WebhookServer | None = None) -> str:
     """A bot account whose webhook is `url` (a server learns the account's secret)."""
     accounts = AccountService(redis_client, LOOPBACK)
