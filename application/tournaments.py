@@ -327,19 +327,22 @@ def record_game(
     service: GameService, store: TournamentStore, tid: str, spec, index: int, record: GameRecord
 ) -> bool:
     """Record the outcome of game `index` (over); True if this call recorded it. A game of a
-    duplicate deal is held back until its deal is over (store.tournaments); once the deal
-    is, its games go to the ladder together (application.settle defers a sealed game)."""
+    duplicate deal is held back until its deal is over (store.tournaments); then the deal's
+    games are published together (`publish_deal`)."""
     deal = spec.deal_games(index)
     recorded = store.record_outcome(tid, outcome_of(spec, index, record), spec.games, deal)
     if len(deal) > 1 and store.released(tid, deal):
-        release_to_ladder(service, tid, deal)
+        publish_deal(service, tid, deal)
     return recorded
 
 
-def release_to_ladder(service: GameService, tid: str, deal) -> None:
-    """File the games of a released deal as due to settle now (the ladder appends each
-    game once, so filing them again does no harm)."""
+def publish_deal(service: GameService, tid: str, deal) -> None:
+    """The games of a deal that is over, in index order: listed (GET /v1/games and the
+    export list them from now on, store.index) and due to settle at once (application.settle
+    deferred them). Doing it again does no harm (the ladder appends a game once)."""
     now = service.clock()
+    for index in deal:
+        service.refresh_index(service.load(seeds.game_id(tid, index))[0])
     LadderStore(service.client).settle_now({seeds.game_id(tid, i): now + i for i in deal})
 
 
