@@ -17,13 +17,16 @@ from dataclasses import replace
 import pytest
 
 from api import create_app
+from application import jobs
 from application import tournaments as use_cases
 from application.bots import bots_of, rng_for, run_of_turns
 from application.games import GameService
 from application.settle import settle_due
 from application.streams import StreamSettings, tournament_events
+from application.sweep import sweep_tournaments
 from domain.autoplay import play_bots
 from domain.chance import Chance
+from store import keys
 from store.ladder import LadderStore
 from store.tournaments import TournamentStore
 from tests.api.contract import ContractClient
@@ -140,3 +143,21 @@ def test_a_game_of_a_sealed_deal_reindexed_stays_unlisted(deal):
     use_cases.play_game(service, store, tid, spec, 1)
     assert service.rebuild_index() >= 2
     assert {seeds.game_id(tid, 0), seeds.game_id(tid, 1)} <= listed_ids(http)
+
+
+def test_the_sweep_does_not_revive_a_game_whose_deal_waits_for_its_mirror(
+    private_redis, private_redis_server, monkeypatch
+):
+    """A game held back for its deal has its outcome recorded: its job is not lost."""
+    monkeypatch.setenv("REDIS_URL", private_redis_server.url)  # jobs find Redis here
+    spec = make_spec(
+        "keltis-card", ["greedy", "random"], 2, None, "sweep", games_per_job=1, format="duplicate"
+    )
+    tid = seeds.new_tournament_id()
+    store = TournamentStore(private_redis)
+    store.create(tid, replace(spec, salt=new_salt()))
+    private_redis.hset(keys.tournament_dispatch(tid), "dispatched", 1)  # job 0 handed out
+    assert jobs.play_tournament_games(tid, 0)["recorded"] == [0]  # held: game 1 not played
+    assert store.done(tid) == 0
+    assert [first for t, first in sweep_tournaments(private_redis, 1.0) if t == tid] == []
+    assert store.revivals(tid) == {}
