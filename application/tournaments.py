@@ -44,7 +44,7 @@ from tournaments.spec import (
     make_spec,
     new_salt,
 )
-from tournaments.standings import GameOutcome, entry_labels
+from tournaments.standings import GameOutcome, entry_labels, results
 from tournaments.summary import (
     Progress,
     compute_table,
@@ -381,9 +381,9 @@ def archive_bytes(service: GameService, outcomes: list[GameOutcome]) -> bytes:
 
 
 def build_archive(service: GameService, store: TournamentStore, tid: str, ttl_s: int) -> int:
-    """Build and store the zip of every game's replay, kept `ttl_s` seconds; the number of
-    replays."""
+    """Build and store the zip of every counted game's replay (not the void ones, as the
+    export leaves cancelled games out), kept `ttl_s` seconds; the number of replays."""
     require_finished(store, tid)
-    outcomes = store.outcomes(tid)
+    outcomes = results(store.outcomes(tid))
     store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes), ttl_s)
     return len(outcomes)
