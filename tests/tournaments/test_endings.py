@@ -28,6 +28,7 @@ from domain.autoplay import choose_move
 from gamelog import events
 from gamelog.entries import make_batch
 from gamelog.record import fold_entries
+from replays.verify import verify
 from store.ladder import LadderStore
 from store.stalls import STALL_AFTER
 from store.tournaments import TournamentStore
@@ -262,3 +263,41 @@ def test_cancelling_after_a_forfeit_answers_200_and_keeps_the_forfeit(
     assert answer.json["status"] == "cancelled"
     assert answer.json["progress"]["finished"] == 1
     assert [row["forfeits"] for row in answer.json["standings"]] == [0, 1]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_stalled_bot_of_a_tournament_game_without_a_clock_forfeits_and_it_goes_on(
+    players, private_redis, private_redis_server
+):
+    """A tournament of built-in bots played turn by turn (a searching bot) has no clock:
+    a bot that keeps failing forfeits its seat (`bot_failed`) instead of stalling the game,
+    and its tournament, for good. With three seats the fallback bot plays the forfeited
+    seat to the end, and the replay verifies it."""
+    service = GameService(private_redis)
+    store = TournamentStore(private_redis)
+    bots = ["mcts", "greedy", "random"][:players]
+    request = {"game": "keltis-card", "bots": bots, "games": 2}
+    started = use_cases.start(store, request)
+    tid, spec = started.tid, started.spec
+    assert spec.turn_by_turn and spec.game_clock is None
+    assert open_tournaments.advance(service, store, tid).launched == [0, 1][: spec.concurrency]
+    game_id = seeds.game_id(tid, 0)
+    record = service.load(game_id)[0]
+    assert record.bot_to_move() == "mcts"
+    for _ in range(STALL_AFTER):
+        stalls.bot_failed(service, record, RuntimeError("the bot broke"))
+    record = service.load(game_id)[0]
+    assert record.forfeited == {0}
+    while not record.finished:  # three seats: the others and seat 0's fallback play on
+        assert record.bot_to_move() != "mcts"
+        play_bot_turns(service, game_id, record.version)
+        record = service.load(game_id)[0]
+    assert verify(service.replay(game_id)).ok
+    assert 0 in open_tournaments.advance(service, store, tid).recorded
+    document = use_cases.describe(store, tid, with_outcomes=True)
+    (outcome,) = [o for o in document["outcomes"] if o["index"] == 0]
+    assert outcome["forfeited"] == [0] and outcome["ranks"][0] == players
+    settle_due(service)
+    (seq,) = LadderStore(private_redis).sequence_of([game_id])
+    entry = LadderStore(private_redis).entries(seq - 1, 1)[0]
+    assert [seat.rank for seat in entry.seats] == outcome["ranks"]
