@@ -486,8 +486,9 @@ class GameService:
             self.scheduler.bot_due(after)
 
     def refresh_index(self, record: GameRecord) -> None:
-        """Write the index entries of one game afresh."""
-        self.committer.write_index(record)
+        """Write the index entries of one game afresh (listed unless its deal is sealed)."""
+        listed = not seals.deal_sealed(self.client, record.tournament)
+        self.committer.write_index(record, listed=listed)
 
     def rebuild_index(self) -> int:
         """Rewrite every index entry from the logs; returns the number of games."""

@@ -109,11 +109,11 @@ class GameRecord:
         return DEFAULT_FALLBACK if DEFAULT_FALLBACK in bots else sorted(bots)[0]
 
     def bot_of(self, seat: int) -> str | None:
-        """The bot playing a seat: its own, or the fallback of a forfeited seat."""
-        bot = self.players[seat].get("bot")
-        if bot is None and seat in self.forfeited:
+        """The bot playing a seat: its own, or the fallback of a forfeited seat (a bot's
+        seat too: one that forfeited because it kept failing, application.stalls)."""
+        if seat in self.forfeited:
             return self.fallback
-        return bot
+        return self.players[seat].get("bot")
 
     def bot_to_move(self) -> str | None:
         """The bot name of the seat to move, if a bot plays that seat."""

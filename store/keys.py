@@ -167,6 +167,17 @@ def tournament_outcomes(tid: str) -> str:
     return _tournament(tid, "outcomes")
 
 
+def tournament_held(tid: str) -> str:
+    """Hash: game index -> JSON outcome of a duplicate deal's game held back until every
+    game of its deal is over (then moved to the outcomes in index order)."""
+    return _tournament(tid, "held")
+
+
+def tournament_void(tid: str) -> str:
+    """Set of the indexes whose recorded outcome is void (a cancelled game: no result)."""
+    return _tournament(tid, "void")
+
+
 def tournament_leases(tid: str) -> str:
     """Hash: first game of a job -> ms when the job last started a game."""
     return _tournament(tid, "leases")
