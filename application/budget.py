@@ -99,7 +99,7 @@ class Budgets:
     def admit(self, payer: Payer, cost_s: float) -> Ticket:
         """Charge `cost_s` to `payer`; CpuBudgetExceeded (nothing charged) when it does not
         fit in every limit."""
-        cost_ms = math.ceil(max(0.0, cost_s) * 1000)
+        cost_ms = math.ceil(round(max(0.0, cost_s) * 1000, 6))
         limits = self.limits_of(payer)
         if not limits or cost_ms == 0:
             return Ticket(payer, cost_ms, None)

@@ -4,6 +4,8 @@ to its client address (no account key) or its account, refused beyond what is le
 
 from __future__ import annotations
 
+import json
+import math
 import secrets
 import uuid
 
@@ -174,3 +176,34 @@ def test_budgets_are_set_as_limits_strings_or_switched_off(redis_url):
     refused = client.post("/v1/games", json=mcts_game(500), environ_base=own_address())
     assert_budget_refusal(refused, 1, 1, game_cost_s(500))
     assert int(refused.headers["Retry-After"]) <= 60
+
+
+def test_a_game_that_ends_on_a_bot_move_is_settled_to_the_cpu_its_bots_used(
+    redis_url, redis_client
+):
+    from rq import SimpleWorker
+    from rq.serializers import JSONSerializer
+
+    from application import jobs
+    from store.budget import BudgetStore
+
+    for person in (True, False):
+        jobs.bot_queue(redis_client, person).empty()
+    client = budget_app(redis_url, ENQUEUE_BOTS=True).test_client()
+    bots_only = {"game": CARD, "players": [{"name": "rob", "bot": "greedy"}] * 2}
+    created = client.post("/v1/games", json=bots_only, environ_base=own_address())
+    assert created.status_code == 201
+    store = BudgetStore(redis_client)
+    record = store.record(keys.game_creator(created.json["id"]))
+    charged = int(record["charged_ms"])
+    assert charged == math.ceil(estimate.game_seconds(get_rules(CARD), bots_only["players"]) * 1000)
+    (counter,) = json.loads(record["counters"])
+    assert int(redis_client.get(counter)) == charged
+    worker = SimpleWorker(
+        [jobs.bot_queue(redis_client, False)], connection=redis_client, serializer=JSONSerializer
+    )
+    worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
+    assert client.get(f"/v1/games/{created.json['id']}").json["status"] == "finished"
+    record = store.record(keys.game_creator(created.json["id"]))
+    assert record["settled"] == "1" and int(record["used_ms"]) > 0
+    assert int(redis_client.get(counter)) == int(record["used_ms"])  # the estimate reconciled
