@@ -11,6 +11,8 @@ SIGALRM, which only the main thread may use) as the job timeout.
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 
 from rq import SimpleWorker
@@ -21,6 +23,24 @@ from application.jobs import bot_queue
 from store.connection import queue_client
 
 POLL_S = 2  # the lane's blocking dequeue returns this often (so that it can stop)
+BULK_NICENESS = 10
+
+log = logging.getLogger(__name__)
+
+
+def lower_this_threads_priority(niceness: int = BULK_NICENESS) -> None:
+    """Let the calling thread (the main worker, which takes bulk work) yield the CPU to the
+    other threads and processes (the lanes, the web processes): on Linux a thread's nice
+    value is its own, and threads started later inherit it, so call this after starting
+    them. A search still gets its whole budget: it counts its thread's CPU time."""
+    if niceness <= 0 or not hasattr(os, "setpriority"):
+        return
+    try:
+        thread = threading.get_native_id()
+        current = os.getpriority(os.PRIO_PROCESS, thread)
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, current + niceness))
+    except OSError as error:
+        log.warning("could not lower the bulk worker's priority: %s", error)
 
 
 class LaneWorker(SimpleWorker):
