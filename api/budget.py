@@ -22,6 +22,7 @@ from api.ratelimit import LOCAL_ADDRESS
 from application import auth, budget, cancel
 from application.budget import DEFAULT_ACCOUNT, DEFAULT_ANON, Budgets, Payer, parse_limits
 from application.errors import Unauthenticated
+from store import keys
 from store.budget import BudgetStore
 
 EXTENSION = "keltis_budget"
@@ -99,7 +100,7 @@ def tournament_charge(body: dict):
 
 def tournament_cancelled(tid: str) -> None:
     """After a tournament's cancellation: give back the unused part of its charge."""
-    budget.settle(_store(), budget.record_key("", {"id": tid}))
+    budget.settle(_store(), keys.tournament_cpu(tid))
 
 
 @blueprint.post("/<game_id>/cancel")
