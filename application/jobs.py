@@ -154,7 +154,11 @@ class BotTurnQueue:
 
 
 def has_person(record: GameRecord) -> bool:
-    """Whether a seat of the game is (or waits for) a person rather than a bot."""
+    """Whether a seat of the game is (or waits for) a person rather than a bot. A
+    tournament's game is bulk work: its account seats are bot accounts (an open
+    tournament's searching bots must not take the lane of a person's bot turns)."""
+    if record.tournament:
+        return False
     return any(not player.get("bot") for player in record.players)
 
 

@@ -53,6 +53,17 @@ def test_the_lane_takes_the_person_turn_queued_after_bulk_turns_and_leaves_the_b
     assert jobs.bot_queue(client, False).job_ids == bulk_ids  # untouched, in order
 
 
+def test_a_tournament_games_bot_turns_are_bulk_work_even_with_an_account_seated(
+    scheduling_service, empty_queues
+):
+    client = empty_queues
+    placed = {"id": "tlanetest", "index": 0, "deal": 0, "open": True}
+    record, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {}, tournament=placed)
+    job_id = keys.bot_job_id(record.game_id, record.version)
+    assert jobs.bot_queue(client, False).job_ids == [job_id]
+    assert jobs.bot_queue(client, True).job_ids == []
+
+
 def test_a_person_turn_is_played_while_a_bulk_job_holds_the_main_worker(
     redis_url, scheduling_service, empty_queues
 ):
