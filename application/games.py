@@ -325,6 +325,8 @@ class GameService:
                 raise NoSuchSeat(f"this game has no seat {seat}")
             if record.expired:
                 raise GameExpired("the game expired before its seats were taken")
+            if record.cancelled:
+                raise GameOver("its creator cancelled the game")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.rated and account is None:

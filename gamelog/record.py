@@ -78,6 +78,8 @@ class GameRecord:
     @cached_property  # a record never changes; `replace` makes a new one
     def status(self) -> Status:
         if self.state is None:
+            if self.cancelled:  # its creator cancelled it while it waited for seats
+                return Status.CANCELLED
             return Status.EXPIRED if self.expired else Status.WAITING
         if self.ended_early:
             return Status.CANCELLED if self.cancelled else Status.FINISHED
@@ -91,7 +93,7 @@ class GameRecord:
 
     @property
     def cancelled(self) -> bool:
-        """Ended by its tournament's cancellation: no result counts."""
+        """Ended by its creator's or its tournament's cancellation: no result counts."""
         return self.ended_early == ENDED_CANCELLED
 
     @property

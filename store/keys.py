@@ -150,6 +150,24 @@ def rate_counter(prefix: str, limit: str, client: str, window: int) -> str:
     return f"{prefix}:{limit}:{client}:{window}"
 
 
+def cpu_budget_counter(payer: str, limit: str, window: int) -> str:
+    """String: milliseconds of bot CPU charged to one payer (`addr:<address>` or
+    `acct:<folded name>`) in one fixed window of one budget limit (store.budget); a payer's
+    counters share the hash tag `{b:<payer>}`, so one script checks them all."""
+    return f"{PREFIX}:budget:{{b:{payer}}}:{limit}:{window}"
+
+
+def game_creator(game_id: str) -> str:
+    """Hash: who created an API game (its creator token's digest, its account) and the bot
+    CPU charged for it (store.budget, store.creators)."""
+    return _game(game_id, "creator")
+
+
+def tournament_cpu(tid: str) -> str:
+    """Hash: the bot CPU charged for a tournament and used by its games (store.budget)."""
+    return _tournament(tid, "cpu")
+
+
 # ----- tournaments ---------------------------------------------------------------------------
 
 
