@@ -340,6 +340,7 @@ class CreatedGameSchema(Schema):
     seats = fields.List(fields.Nested(SeatTokenSchema))
     invites = fields.List(fields.Nested(InviteSchema))
     rated = fields.Boolean()
+    creator_token = fields.String()  # cancels the game (api.budget)
 
 
 class JoinedSchema(Schema):
@@ -490,6 +491,9 @@ class ErrorBodySchema(Schema):
     message = fields.String()
     rule = fields.String(allow_none=True)
     current_version = fields.Integer()
+    budget_seconds = fields.Float()  # cpu_budget_exceeded (application.budget)
+    remaining_seconds = fields.Float()
+    requested_seconds = fields.Float()
 
 
 class ErrorSchema(Schema):

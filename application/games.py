@@ -336,6 +336,8 @@ class GameService:
                 raise NoSuchSeat(f"this game has no seat {seat}")
             if record.expired:
                 raise GameExpired("the game expired before its seats were taken")
+            if record.cancelled:
+                raise GameOver("its creator cancelled the game")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.rated and account is None:
@@ -498,8 +500,9 @@ class GameService:
             self.scheduler.bot_due(after)
 
     def refresh_index(self, record: GameRecord) -> None:
-        """Write the index entries of one game afresh."""
-        self.committer.write_index(record)
+        """Write the index entries of one game afresh (listed unless its deal is sealed)."""
+        listed = not seals.deal_sealed(self.client, record.tournament)
+        self.committer.write_index(record, listed=listed)
 
     def rebuild_index(self) -> int:
         """Rewrite every index entry from the logs; returns the number of games."""

@@ -25,6 +25,7 @@ MODULES = [
     "bench.streams",
     "bench.streams_cluster",
     "bench.webhooks",
+    "bench.webhook_tarpit",
     "bench.ladder",
     "bench.open_tournament",
     "bench.compaction",

@@ -201,7 +201,8 @@ def start_stack(
         if server is not None:
             stack.url_file = var_dir / URL_FILE_NAME
             stack.url_file.write_text(redis_url + "\n")
-        env = {**os.environ, "REDIS_URL": redis_url}
+        env = {**os.environ, "REDIS_URL": redis_url, "KELTIS_SERVICE_PORT": str(port)}
+        env.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")  # local example bots
         output = subprocess.DEVNULL if quiet else None
         for number in range(bot_workers):
             name = "worker" if bot_workers == 1 else f"worker {number + 1}"

@@ -79,6 +79,8 @@ class GameRecord:
     @cached_property  # a record never changes; `replace` makes a new one
     def status(self) -> Status:
         if self.state is None:
+            if self.cancelled:  # its creator cancelled it while it waited for seats
+                return Status.CANCELLED
             return Status.EXPIRED if self.expired else Status.WAITING
         if self.ended_early:
             return Status.CANCELLED if self.cancelled else Status.FINISHED
@@ -92,7 +94,7 @@ class GameRecord:
 
     @property
     def cancelled(self) -> bool:
-        """Ended by its tournament's cancellation: no result counts."""
+        """Ended by its creator's or its tournament's cancellation: no result counts."""
         return self.ended_early == ENDED_CANCELLED
 
     @property
@@ -110,11 +112,11 @@ class GameRecord:
         return DEFAULT_FALLBACK if DEFAULT_FALLBACK in bots else sorted(bots)[0]
 
     def bot_of(self, seat: int) -> str | None:
-        """The bot playing a seat: its own, or the fallback of a forfeited seat."""
-        bot = self.players[seat].get("bot")
-        if bot is None and seat in self.forfeited:
+        """The bot playing a seat: its own, or the fallback of a forfeited seat (a bot's
+        seat too: one that forfeited because it kept failing, application.stalls)."""
+        if seat in self.forfeited:
             return self.fallback
-        return bot
+        return self.players[seat].get("bot")
 
     def bot_to_move(self) -> str | None:
         """The bot name of the seat to move, if a bot plays that seat."""
