@@ -74,27 +74,29 @@ def account_key(base_url: str, prefix: str) -> str:
     return made.json()["key"]
 
 
-def seated_game(base_url: str) -> tuple[str, str]:
-    """A new game of two people on the server: its id and seat 0's token."""
+def seated_game(base_url: str) -> tuple[str, str, str]:
+    """A new game of two people on the server: its id, seat 0's token, its creator token."""
     players = [{"name": "ann"}, {"name": "bea"}]
     made = requests.post(
         f"{base_url}/v1/games", json={"game": "keltis-card", "players": players}, timeout=10
     )
     made.raise_for_status()
-    return made.json()["id"], made.json()["seats"][0]["token"]
+    game = made.json()
+    return game["id"], game["seats"][0]["token"], game["creator_token"]
 
 
 def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1) -> ContractRun:
     """Run `st` against `base_url` (a loopback server), with account keys and a seat's
     token for its auth."""
     report = work_dir / "events.ndjson"
-    game_id, token = seated_game(base_url)
+    game_id, token, creator = seated_game(base_url)
     env = {
         **os.environ,
         "KELTIS_CONTRACT_KEY": account_key(base_url, "contract"),
         "KELTIS_CONTRACT_ROTATING_KEY": account_key(base_url, "rotating"),
         "KELTIS_CONTRACT_GAME": game_id,
         "KELTIS_CONTRACT_SEAT_TOKEN": token,
+        "KELTIS_CONTRACT_CREATOR_TOKEN": creator,
     }
     done = subprocess.run(
         st_command(base_url, report, max_examples, seed),
