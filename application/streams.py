@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from application.challenge_events import ChallengeWatch, wakes
 from application.errors import GameNotFound, TooManyStreams
 from application.games import GameService
 from gamelog.entries import Entry
@@ -22,6 +23,7 @@ from gamelog.record import GameRecord, Status
 from store import keys
 from store import streams as stream_slots
 from store.accounts import AccountRecord
+from store.challenges import ChallengeStore
 from store.tournaments import TournamentStore
 from tournaments.standings import entry_labels
 
@@ -153,11 +155,14 @@ def account_events(
     clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[dict | None]:
     """The account's lines: first a `your_turn` for every game waiting on it, then
-    `game_started`, `your_turn` and `game_finished` as its games move; `None` for a
-    keep-alive. Ends after `settings.max_s`."""
+    `game_started`, `your_turn` and `game_finished` as its games move, and the challenge
+    lines (application.challenge_events); `None` for a keep-alive. Ends after
+    `settings.max_s`."""
     ends = clock() + settings.max_s
     watch = AccountWatch(account.name)
+    challenges = ChallengeWatch(ChallengeStore(service.client), account.folded)
     with service.listen_account(account.name) as listener:
+        yield from challenges.lines(service.clock(), opening=True)
         for record in _playing(service, account):
             yield from watch.changes(record, opening=True)
         while True:
@@ -167,6 +172,8 @@ def account_events(
             woke = listener.wait(min(settings.keepalive_s, remaining))
             if woke is None:
                 yield None
+            if wakes(woke):
+                yield from challenges.lines(service.clock())
             if woke is None or None in woke:  # the safety re-check: every game in play
                 records = _playing(service, account, watch.in_play())
             else:
