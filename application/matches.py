@@ -12,6 +12,7 @@ entry keyed by the match id (the ladder's script dedupes it). A void first or se
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import orjson
@@ -139,7 +140,7 @@ def advance(service: GameService, match_id: str) -> bool:
 def _start_second(service: GameService, match: dict, first: GameRecord) -> None:
     spec = match["spec"]
     second_id = second_game_id(first.game_id)
-    try:
+    with contextlib.suppress(VersionConflict):  # made by an earlier pass
         service.create(
             GAME,
             [dict(seat) for seat in spec["seats"]],
@@ -148,8 +149,6 @@ def _start_second(service: GameService, match: dict, first: GameRecord) -> None:
             clock=spec["clock"],
             consented=True,
         )
-    except VersionConflict:
-        pass  # made by an earlier pass
     service.client.hset(keys.match(match["id"]), "games", orjson.dumps([first.game_id, second_id]))
 
 

@@ -43,6 +43,23 @@ def in_background(call):
     return result
 
 
+def at_once(calls: list) -> list:
+    """Run the calls in threads released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(n: int) -> None:
+        barrier.wait()
+        results[n] = calls[n]()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
 def challenge(client, key: str, opponents: list[dict], **body) -> dict:
     body = {"game": "keltis-card", "opponents": opponents, **body}
     response = client.post("/v1/challenges", json=body, headers=bearer(key))
@@ -177,25 +194,13 @@ def test_accept_racing_cancel_has_exactly_one_winner(app, client):
     ann, bea = sign_up(client), sign_up(client)
     for _ in range(5):
         made = challenge(client, ann["key"], [{"account": bea["name"]}])
-        barrier = threading.Barrier(2)
-        answers = {}
-
-        def post(who, path, key):
-            barrier.wait()
-            answers[who] = app.test_client().post(path, headers=bearer(key)).status_code
-
-        threads = [
-            threading.Thread(
-                target=post, args=("a", f"/v1/challenges/{made['id']}/accept", bea["key"])
-            ),
-            threading.Thread(
-                target=post, args=("c", f"/v1/challenges/{made['id']}/cancel", ann["key"])
-            ),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        path = f"/v1/challenges/{made['id']}"
+        accept, cancel = (
+            lambda p=path: app.test_client().post(f"{p}/accept", headers=bearer(bea["key"])),
+            lambda p=path: app.test_client().post(f"{p}/cancel", headers=bearer(ann["key"])),
+        )
+        accepted, cancelled = at_once([accept, cancel])
+        answers = {"a": accepted.status_code, "c": cancelled.status_code}
         assert sorted(answers.values()) == [200, 409]
         final = client.get(f"/v1/challenges/{made['id']}", headers=bearer(ann["key"])).json
         assert final["status"] == ("accepted" if answers["a"] == 200 else "cancelled")
@@ -207,8 +212,6 @@ def test_accept_cancel_and_expiry_scripts_race_with_one_winner(redis_client):
     service = GameService(redis_client)
     challenges = Challenges(service)
     store = ChallengeStore(redis_client)
-    from store.accounts import AccountStore  # noqa: F401 (accounts come from the API tests)
-
     spec = {"challenger": "x_race", "opponents": [{"account": "y_race"}], "game": "keltis-card",
             "options": {}, "clock": None, "rated": False, "seat_order": "given",
             "match": "single", "created_at": 1}  # fmt: skip
@@ -216,22 +219,13 @@ def test_accept_cancel_and_expiry_scripts_race_with_one_winner(redis_client):
         now = service.clock()
         store.create(f"race{n}", spec, now, now + 60_000, 100, 100)
         stored = store.get(f"race{n}")
-        barrier = threading.Barrier(3)
-        outcomes = []
-
-        def act(action, actor, detail="", at=now):
-            barrier.wait()
-            outcomes.append(store.change(stored, action, actor, at, detail))
-
-        threads = [
-            threading.Thread(target=act, args=("accept", "y_race", "gameid")),
-            threading.Thread(target=act, args=("cancel", "x_race")),
-            threading.Thread(target=act, args=("decline", "y_race", "later")),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        outcomes = at_once(
+            [
+                lambda s=stored, t=now: store.change(s, "accept", "y_race", t, "gameid"),
+                lambda s=stored, t=now: store.change(s, "cancel", "x_race", t),
+                lambda s=stored, t=now: store.change(s, "decline", "y_race", t, "later"),
+            ]
+        )
         assert sum(o.ok for o in outcomes) == 1
         assert challenges.store.get(f"race{n}").status in {"accepted", "cancelled", "declined"}
 
