@@ -19,6 +19,7 @@ ASSETS = {
     "app.css": "text/css",
     "api.js": "text/javascript",
     "cards.js": "text/javascript",
+    "challenges.js": "text/javascript",
     "dice.js": "text/javascript",
     "docs.js": "text/javascript",
     "dom.js": "text/javascript",
