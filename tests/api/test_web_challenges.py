@@ -10,16 +10,24 @@ import uuid
 import pytest
 import requests
 
-from tests.api.test_web_browser import (  # noqa: F401 (browser: the module's Chromium)
+from tests.api.test_web_browser import (
     _bearer,
     _by_testid,
     _resign,
     _sign_up_in_fresh_lobby,
     _wait,
-    browser,
 )
+from tests.support.chromium import start_chromium
 
 pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_chromium()
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
 
 
 def test_lobby_shows_an_incoming_challenge_and_accepting_it_seats_the_person(live_stack, browser):
