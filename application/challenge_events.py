@@ -38,7 +38,7 @@ class ChallengeWatch:
             if before == stored.status:
                 continue
             if stored.status == "open":
-                if before is None and self._waits_on_me(stored):
+                if before is None and stored.expires_at > now and self._waits_on_me(stored):
                     found.append({"type": "challenge", "challenge": present(stored)})
             elif not opening and stored.status in CLOSED:
                 found.append({"type": f"challenge_{stored.status}", "challenge": present(stored)})

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 TWO_BOARDS = "two_boards"
 GAME = "keltis-dice"
 BOARDS = ("basic", "advanced")
+OVER = ("finished", "cancelled", "expired")
 KEEP_MS = 30 * 24 * 3_600_000  # a finished match's record is kept this long
 
 
@@ -97,14 +98,34 @@ def load(client: redis.Redis, match_id: str) -> dict | None:
 def advance_all(service: GameService, limit: int = 200) -> int:
     """One pass over the running matches: start second games, write results; how many
     matches changed."""
-    ids = [text(i) for i in service.client.zrange(keys.matches_running(), 0, limit - 1)]
+    client = service.client
+    ids = [text(i) for i in client.zrange(keys.matches_running(), 0, limit - 1)]
     changed = 0
-    for match_id in ids:
+    for match_id in _ready(client, ids):
         try:
             changed += advance(service, match_id)
         except Exception:  # one broken match must not stop the others
             log.exception("match %s could not advance", match_id)
     return changed
+
+
+def _ready(client: redis.Redis, ids: list[str]) -> list[str]:
+    """The matches whose last game is over or unknown to the index (two round trips, so
+    a pass over many matches in play costs little)."""
+    if not ids:
+        return []
+    pipe = client.pipeline(transaction=False)
+    for match_id in ids:
+        pipe.hget(keys.match(match_id), "games")
+    lasts = [orjson.loads(raw)[-1] if raw else None for raw in pipe.execute()]
+    wanted = [game_id for game_id in lasts if game_id is not None]
+    summaries = dict(zip(wanted, client.hmget(keys.game_summaries(), wanted), strict=True))
+    ready = []
+    for match_id, last in zip(ids, lasts, strict=True):
+        raw = summaries.get(last) if last is not None else None
+        if raw is None or orjson.loads(raw).get("status") in OVER:
+            ready.append(match_id)
+    return ready
 
 
 def advance(service: GameService, match_id: str) -> bool:
