@@ -71,7 +71,7 @@ def test_rating_history_is_the_steps_of_the_ladders_fold(http, games, played):
         point.shown()
         for (game, participant), point in steps
         if (game, participant) == (CARD, "account:alpha")
-    ][::-1]  # fmt: skip  (newest first)
+    ][::-1]  # newest first
     assert len(expected) == 7  # Alpha played 7 card games and 1 dice game
     shown = _history(http, "ALPHA", CARD, limit=3)
     assert shown == expected
