@@ -1,7 +1,7 @@
 """The leaderboards and an account's page in Debian's headless Chromium against the real
 stack (gunicorn, a worker, Redis): the leaderboard lists the ladder, a name leads to the
 account's page, which shows its games and a rating chart with a point per rated game, and
-fits a phone's screen."""
+fits a phone's screen; an unknown account's page says there is none."""
 
 from __future__ import annotations
 
@@ -124,9 +124,6 @@ def test_leaderboard_leads_to_an_account_page_with_its_games_and_rating_chart(
         assert width[0] <= width[1], width
     finally:
         browser.set_window_size(1280, 1000)
-
-
-def test_an_unknown_accounts_page_says_so(stack, browser):
-    browser.get(stack.base_url + "/accounts/nobody")
+    browser.get(base + "/accounts/nobody")  # an unknown account's page says so
     _wait(lambda: browser.execute_script("return document.body.dataset.ready"), "account page")
     assert "no account named nobody" in _testid(browser, "error")[0].text
