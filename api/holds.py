@@ -1,0 +1,71 @@
+"""The bounds on held requests (application.holds) for the API: settings, the process's
+gate, and `take`, called by a stream or a long poll before its response starts.
+
+Settings (the app's config wins over the environment; 0 or "off": no bound):
+KELTIS_STREAMS_PER_ADDRESS (32), KELTIS_STREAMS_PER_ACCOUNT (8), KELTIS_STREAMS_PER_PROCESS
+(150: keep it below gunicorn's worker connections, so ordinary requests always have room),
+KELTIS_STREAM_LEASE_S (30). The client address is the connection's (`remote_addr`): behind a
+reverse proxy wrap the app in werkzeug's ProxyFix as for the rate limit (api.ratelimit); a
+client's own X-Forwarded-For is never trusted.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, current_app, request
+
+from api import extensions
+from api.ratelimit import LOCAL_ADDRESS
+from application import holds
+from store.streams import SlotStore
+
+EXTENSION = "keltis_holds"
+LEASE_MARGIN_S = 10.0  # a long poll's lease: its wait and this
+OFF = ("off", "none", "")
+
+
+def _bound(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return 0 if value.strip().lower() in OFF else int(value)
+
+
+def init_app(app: Flask) -> None:
+    """The settings into the app's config, a slot store and this process's gate."""
+    app.config.setdefault(
+        "STREAMS_PER_ADDRESS", _bound("KELTIS_STREAMS_PER_ADDRESS", holds.PER_ADDRESS)
+    )
+    app.config.setdefault(
+        "STREAMS_PER_ACCOUNT", _bound("KELTIS_STREAMS_PER_ACCOUNT", holds.PER_ACCOUNT)
+    )
+    app.config.setdefault(
+        "STREAMS_PER_PROCESS", _bound("KELTIS_STREAMS_PER_PROCESS", holds.PER_PROCESS)
+    )
+    app.config.setdefault(
+        "STREAM_LEASE_S", float(os.environ.get("KELTIS_STREAM_LEASE_S", holds.LEASE_S))
+    )
+    client = app.extensions[extensions.EXTENSION].client
+    app.extensions[EXTENSION] = (SlotStore(client), holds.ProcessGate())
+
+
+def limits() -> holds.HoldLimits:
+    config = current_app.config
+    return holds.HoldLimits(
+        per_address=config["STREAMS_PER_ADDRESS"],
+        per_account=config["STREAMS_PER_ACCOUNT"],
+        per_process=config["STREAMS_PER_PROCESS"],
+        lease_s=config["STREAM_LEASE_S"],
+    )
+
+
+def client_address() -> str:
+    """The address the connection comes from (never a header the client sets)."""
+    return request.remote_addr or LOCAL_ADDRESS
+
+
+def take(account: str | None, lease_s: float | None = None) -> holds.Hold:
+    """Slots for the request about to be held (429 / 503 at a bound, nothing taken)."""
+    store, gate = current_app.extensions[EXTENSION]
+    return holds.hold(store, gate, limits(), client_address(), account, lease_s)
