@@ -84,6 +84,8 @@ def game_events(
                 return
             if opening:  # nothing to catch up on: a keep-alive, so the headers go out now
                 opening = False
+                if not credential.valid(service.accounts):  # replaced before we listened
+                    return
                 yield None
             woke = listener.wait(min(settings.keepalive_s, remaining))
             if not credential.valid(service.accounts):

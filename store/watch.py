@@ -35,6 +35,8 @@ class VersionWatcher:
         `still_valid`, asked at each wake-up, ends the wait early (False) when it says no."""
         deadline = time.monotonic() + timeout_s
         with self.subscriber.listen(keys.game_channel(game_id), *also) as listener:
+            if still_valid is not None and not still_valid():  # before we listened
+                return False
             while True:
                 if self.store.length(game_id) > after:
                     return True
