@@ -13,6 +13,7 @@ its slots within one lease.
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
@@ -26,6 +27,14 @@ PER_ADDRESS = 32
 PER_ACCOUNT = 8
 PER_PROCESS = 150  # of gunicorn's 200 connections per process (cli.serve.WEB_CONNECTIONS)
 LEASE_S = 30.0
+PER_PROCESS_ENV = "KELTIS_STREAMS_PER_PROCESS"
+
+
+def per_process_for(connections: int) -> str:
+    """The process's share for a server of `connections` per process: the operator's
+    KELTIS_STREAMS_PER_PROCESS, else three quarters of them (the rest stays for ordinary
+    requests)."""
+    return os.environ.get(PER_PROCESS_ENV, "").strip() or str(max(1, connections * 3 // 4))
 
 
 @dataclass(frozen=True, slots=True)
