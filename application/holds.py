@@ -114,11 +114,8 @@ def hold(
 ) -> Hold:
     """Take a slot of the process, of the client address and (with an account key) of the
     account for a request about to be held (`lease_s`: its own lease, e.g. a long poll's
-    wait and a margin); StreamsBusy or TooManyStreams, with nothing taken, at a bound."""
-    if not gate.enter(limits.per_process):
-        raise StreamsBusy(
-            "this server holds as many streams and long polls as it may; try again shortly"
-        )
+    wait and a margin); TooManyStreams or StreamsBusy, with nothing taken, at a bound (the
+    client's own bounds first: a flood from one address is told 429, not 503)."""
     lease = limits.lease_s if lease_s is None else lease_s
     slot_id = secrets.token_urlsafe(12)
     taken: list[str] = []
@@ -133,8 +130,11 @@ def hold(
                 )
             if bound:
                 taken.append(key)
+        if not gate.enter(limits.per_process):
+            raise StreamsBusy(
+                "this server holds as many streams and long polls as it may; try again shortly"
+            )
     except BaseException:
-        gate.leave()
         for key in taken:
             store.free(key, slot_id)
         raise
