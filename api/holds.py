@@ -7,17 +7,25 @@ KELTIS_STREAMS_PER_ADDRESS (32), KELTIS_STREAMS_PER_ACCOUNT (8), KELTIS_STREAMS_
 KELTIS_STREAM_LEASE_S (30). The client address is the connection's (`remote_addr`): behind a
 reverse proxy wrap the app in werkzeug's ProxyFix as for the rate limit (api.ratelimit); a
 client's own X-Forwarded-For is never trusted.
+
+A refused request's connection is closed after the answer (under gunicorn, whose socket is
+shut for reading once the answer is written: a WSGI app may not send `Connection`), so a
+client that floods with held requests does not keep the server's connections busy with idle
+keep-alives.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 
-from flask import Flask, current_app, request
+from flask import Flask, after_this_request, current_app, request
 
 from api import extensions
 from api.ratelimit import LOCAL_ADDRESS
 from application import holds
+from application.errors import StreamsBusy, TooManyStreams
 from store.streams import SlotStore
 
 EXTENSION = "keltis_holds"
@@ -66,6 +74,24 @@ def client_address() -> str:
 
 
 def take(account: str | None, lease_s: float | None = None) -> holds.Hold:
-    """Slots for the request about to be held (429 / 503 at a bound, nothing taken)."""
+    """Slots for the request about to be held (429 / 503 at a bound, nothing taken, and the
+    connection closed after the answer)."""
     store, gate = current_app.extensions[EXTENSION]
-    return holds.hold(store, gate, limits(), client_address(), account, lease_s)
+    try:
+        return holds.hold(store, gate, limits(), client_address(), account, lease_s)
+    except (TooManyStreams, StreamsBusy):
+        after_this_request(_close_connection)
+        raise
+
+
+def _close_connection(response):
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        response.call_on_close(lambda: _shut_reading(sock))
+    return response
+
+
+def _shut_reading(sock) -> None:
+    """No further request is read from this connection: the server closes it."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RD)
