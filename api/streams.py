@@ -85,9 +85,13 @@ def game_stream(game_id: str):
     args = query(schemas.use(schemas.StreamQuerySchema))
     games = service()
     token = bearer_token()
-    _, seat = games.read(game_id, token, seat_header())
     credential = credentials.credential_of(games.accounts, token)
-    hold = holds.take(credential.account)
+    hold = holds.take(credential.account)  # before the game is read: a refusal is cheap
+    try:
+        _, seat = games.read(game_id, token, seat_header())
+    except BaseException:
+        hold.release()
+        raise
     settings = stream_settings()
 
     def lines() -> Iterator[dict | None]:

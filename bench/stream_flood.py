@@ -8,8 +8,8 @@ act). Creates PLAYERS games of a person against a `greedy` bot, then at once:
 - the flooder, from loopback address 127.0.0.66 (no key), opens FLOOD connections each asking
   for a game stream and holds every one open as long as the server keeps it (a stream read to
   its end, a refused one left open too);
-- PLAYERS clients from 127.0.0.1 play their games (GET the game, GET /moves, POST a move;
-  long-poll the events while the bot moves) for WINDOW_S;
+- PLAYERS clients from 127.0.0.1 play their games (GET the game, GET /moves, POST a move
+  after THINK_S; long-poll the events while the bot moves) for WINDOW_S;
 - a probe from 127.0.0.2 asks /healthz every PROBE_EVERY_S (a timeout counts as its full
   PROBE_TIMEOUT_S).
 Prints healthz_p99_ms_under_stream_flood (goal < 50), the flooder's streams held and
@@ -34,6 +34,7 @@ from bench.loadgen import loopback_address, percentile
 FLOOD = 1000
 PLAYERS = 20
 WINDOW_S = 20.0
+THINK_S = 0.2  # a player's pause before each move (a quick bot, not a load generator)
 PROBE_EVERY_S = 0.05
 PROBE_TIMEOUT_S = 5.0
 FLOODER = "127.0.0.66"
@@ -126,6 +127,7 @@ def play(base_url: str, created: dict, ends: float, tally: Counter) -> None:
             if status != 200:
                 tally["failed_polls"] += 1
             continue
+        time.sleep(THINK_S)
         status, legal = http.call("GET", f"/v1/games/{game_id}/moves", headers=auth)
         if status != 200 or not legal.get("moves"):
             tally["failed_moves"] += 1
