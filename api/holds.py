@@ -4,9 +4,10 @@ gate, and `take`, called by a stream or a long poll before its response starts.
 Settings (the app's config wins over the environment; 0 or "off": no bound):
 KELTIS_STREAMS_PER_ADDRESS (32), KELTIS_STREAMS_PER_ACCOUNT (8), KELTIS_STREAMS_PER_PROCESS
 (150: keep it below gunicorn's worker connections, so ordinary requests always have room),
-KELTIS_STREAM_LEASE_S (30). The client address is the connection's (`remote_addr`): behind a
-reverse proxy wrap the app in werkzeug's ProxyFix as for the rate limit (api.ratelimit); a
-client's own X-Forwarded-For is never trusted.
+KELTIS_STREAM_LEASE_S (30); an app made with TESTING=True has no bound per address unless
+its config or the environment gives one. The client address is the connection's
+(`remote_addr`): behind a reverse proxy wrap the app in werkzeug's ProxyFix as for the rate
+limit (api.ratelimit); a client's own X-Forwarded-For is never trusted.
 
 A refused request's connection is closed after the answer (under gunicorn, whose socket is
 shut for reading once the answer is written: a WSGI app may not send `Connection`), so a
@@ -42,9 +43,9 @@ def _bound(name: str, default: int) -> int:
 
 def init_app(app: Flask) -> None:
     """The settings into the app's config, a slot store and this process's gate."""
-    app.config.setdefault(
-        "STREAMS_PER_ADDRESS", _bound("KELTIS_STREAMS_PER_ADDRESS", holds.PER_ADDRESS)
-    )
+    # Every client of a test app is one address: no bound unless the test sets one.
+    per_address = 0 if app.testing else holds.PER_ADDRESS
+    app.config.setdefault("STREAMS_PER_ADDRESS", _bound("KELTIS_STREAMS_PER_ADDRESS", per_address))
     app.config.setdefault(
         "STREAMS_PER_ACCOUNT", _bound("KELTIS_STREAMS_PER_ACCOUNT", holds.PER_ACCOUNT)
     )
