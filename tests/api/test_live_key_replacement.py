@@ -71,3 +71,25 @@ def test_every_stream_and_long_poll_of_a_replaced_key_ends_within_a_second(serve
             answer, ended = future.result(timeout=5)
             assert answer.status_code == 401 and ended - at < 1.0
             assert answer.json()["error"]["code"] == "unauthenticated"
+
+
+@pytest.mark.parametrize("kind", ["account", "game"])
+def test_a_stream_sends_its_headers_at_once_when_nothing_waits(server, kind):
+    """Issue 23 item 12: /v1/me/events (and a game stream caught up) answered its headers
+    only with the first keep-alive, 10 s later by default (30 s here)."""
+    base, suffix = server.url, str(time.time_ns())[-9:]
+    account = requests.post(f"{base}/v1/accounts", json={"name": f"hd_{suffix}", "bot": True})
+    auth = {"Authorization": f"Bearer {account.json()['key']}"}
+    url = f"{base}/v1/me/events"
+    if kind == "game":
+        players = [{"name": "ann"}, {"name": "bea"}]
+        created = requests.post(
+            f"{base}/v1/games", json={"game": "keltis-card", "players": players}
+        )
+        url = f"{base}/v1/games/{created.json()['id']}/stream?after={created.json()['version']}"
+        auth = {}  # a spectator's
+    started = time.monotonic()
+    with requests.get(url, headers=auth, stream=True, timeout=5) as response:
+        assert response.status_code == 200
+        assert time.monotonic() - started < 2.0
+        assert next(response.iter_lines()) == b""  # a keep-alive: nothing waits yet
