@@ -46,26 +46,31 @@ def stream_settings() -> streams.StreamSettings:
     )
 
 
-def ndjson(lines: Iterable[dict | None], hold: Hold):
-    """The streamed response; `hold` is renewed as lines go out and released when the
-    stream ends, however it ends (also when it never started)."""
+def ndjson(lines: Iterable[dict | None], hold: Hold | None = None):
+    """The streamed response; `hold` (a held stream's slots, api.holds) is renewed as lines
+    go out and released when the stream ends, however it ends (also when it never
+    started)."""
 
     def body() -> Iterator[bytes]:
         try:
             for line in lines:
-                hold.renew()
+                if hold is not None:
+                    hold.renew()
                 yield b"\n" if line is None else orjson.dumps(line) + b"\n"
         finally:
-            hold.release()
+            if hold is not None:
+                hold.release()
 
     try:
         response = current_app.response_class(body(), mimetype=NDJSON)
     except BaseException:
-        hold.release()
+        if hold is not None:
+            hold.release()
         raise
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer lines
-    response.call_on_close(hold.release)
+    if hold is not None:
+        response.call_on_close(hold.release)
     return response
 
 
