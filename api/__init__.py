@@ -44,4 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(webclient.blueprint)
     accounts.init_app(app)
     streams.init_app(app)
+    from api import budget
+
+    budget.init_app(app)
     return app

@@ -9,7 +9,8 @@ from api.auth import bearer_token
 from api.bodies import json_body, query
 from application.accounts import AccountService, NewAccount
 from application.errors import AccountNotFound
-from application.webhooks_policy import WebhookPolicy, allow_from_env, parse_allow
+from application.webhooks_policy import WebhookPolicy, allow_from_env, parse_allow, service_ports
+from store.webhook_calls import last_error
 
 blueprint = Blueprint("accounts", __name__, url_prefix="/v1")
 EXTENSION = "keltis_accounts"
@@ -17,11 +18,12 @@ EXTENSION = "keltis_accounts"
 
 def init_app(app: Flask) -> None:
     """An AccountService over the app's store; WEBHOOK_ALLOW (CIDRs) overrides
-    KELTIS_WEBHOOK_ALLOW."""
+    KELTIS_WEBHOOK_ALLOW (application.webhooks_policy)."""
+    client = app.extensions[extensions.EXTENSION].client
     setting = app.config.get("WEBHOOK_ALLOW")
     allow = parse_allow(setting) if setting is not None else allow_from_env()
-    policy = app.config.get("WEBHOOK_POLICY") or WebhookPolicy(allow)
-    client = app.extensions[extensions.EXTENSION].client
+    closed = service_ports(client)  # its Redis server's port and KELTIS_SERVICE_PORT
+    policy = app.config.get("WEBHOOK_POLICY") or WebhookPolicy(allow, closed_ports=closed)
     app.extensions[EXTENSION] = AccountService(client, policy)
     app.register_blueprint(blueprint)
 
@@ -64,7 +66,14 @@ def get_account(name: str):
 def get_me():
     service_ = accounts()
     record = service_.authenticate(bearer_token())
-    return jsonify(schemas.use(schemas.OwnAccountSchema).dump(service_.own(record)))
+    return jsonify(_own(service_, record))
+
+
+def _own(service_: AccountService, record) -> dict:
+    """The owner's view, with the account's last failed webhook call (only the owner sees
+    why a call failed: the public log shows a timeout at the deadline)."""
+    own = schemas.use(schemas.OwnAccountSchema).dump(service_.own(record))
+    return {**own, "last_webhook_error": last_error(service_.client, record.folded)}
 
 
 @blueprint.patch("/me")
@@ -73,7 +82,7 @@ def patch_me():
     record = service_.authenticate(bearer_token())
     body = json_body(schemas.use(schemas.PatchMeSchema))
     record = service_.set_webhook(record, body["webhook"])
-    return jsonify(schemas.use(schemas.OwnAccountSchema).dump(service_.own(record)))
+    return jsonify(_own(service_, record))
 
 
 @blueprint.post("/me/key")

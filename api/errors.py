@@ -64,6 +64,7 @@ def init_app(app: Flask) -> None:
         extra = {}
         if hasattr(error, "current_version"):
             extra["current_version"] = error.current_version
+        extra.update(getattr(error, "details", None) or {})
         response = error_response(
             STATUS_OF_KIND[error.kind], error.code, error.message, error.rule, **extra
         )

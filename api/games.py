@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import holds, presenters, quotas, schemas
+from api import budget, holds, presenters, quotas, schemas
 from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
@@ -25,14 +25,17 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     quotas.game_requested(body["players"])
-    record, tokens, invites = service().create(
-        body["game"],
-        body["players"],
-        body["options"],
-        token=_account_key(),
-        clock=body.get("clock"),
-        rated=body["rated"],
-    )
+    with budget.game_charge(body["game"], body["players"], _account_key()) as created:
+        record, tokens, invites = service().create(
+            body["game"],
+            body["players"],
+            body["options"],
+            token=_account_key(),
+            clock=body.get("clock"),
+            rated=body["rated"],
+            allow_same_account=body["allow_same_account"],
+        )
+        creator_token = created(record)
     quotas.game_created(record)
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
@@ -49,6 +52,7 @@ def create_game():
             "seats": seats,
             "invites": [{"seat": seat, "code": code} for seat, code in sorted(invites.items())],
             "rated": record.rated,
+            "creator_token": creator_token,
         }
     )
     response = jsonify(payload)

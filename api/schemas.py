@@ -89,7 +89,7 @@ class Text(fields.String):
 class Cursor(fields.String):
     """An opaque paging cursor (store.cursor), loaded as the Position it names."""
 
-    default_error_messages = {"cursor": "not a cursor this service handed out"}
+    default_error_messages = {"cursor": "not of the form of a next_cursor"}
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -184,6 +184,7 @@ class CreateGameSchema(Strict):
     options = fields.Dict(keys=Text(), load_default=dict)
     clock = fields.Nested(ClockSchema)
     rated = StrictBoolean(load_default=False)
+    allow_same_account = StrictBoolean(load_default=False)  # application.seating
 
 
 class JoinSchema(Strict):
@@ -339,6 +340,7 @@ class CreatedGameSchema(Schema):
     seats = fields.List(fields.Nested(SeatTokenSchema))
     invites = fields.List(fields.Nested(InviteSchema))
     rated = fields.Boolean()
+    creator_token = fields.String()  # cancels the game (api.budget)
 
 
 class JoinedSchema(Schema):
@@ -437,6 +439,7 @@ class LadderRatingSchema(Schema):
 
 class RatingSchema(LadderRatingSchema):
     name = fields.String()
+    account = fields.Boolean()
     bot = fields.Boolean()
 
 
@@ -488,6 +491,9 @@ class ErrorBodySchema(Schema):
     message = fields.String()
     rule = fields.String(allow_none=True)
     current_version = fields.Integer()
+    budget_seconds = fields.Float()  # cpu_budget_exceeded (application.budget)
+    remaining_seconds = fields.Float()
+    requested_seconds = fields.Float()
 
 
 class ErrorSchema(Schema):

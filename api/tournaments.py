@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
-from api import holds, quotas, schemas
+from api import budget, holds, quotas, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.extensions import queue, service
@@ -30,7 +30,9 @@ def _store() -> TournamentStore:
 def create_tournament():
     body = json_body(_create_schema)
     quotas.tournament_requested()
-    started = jobs.start_tournament(service(), _store(), queue(), body)
+    with budget.tournament_charge(body) as charged:
+        started = jobs.start_tournament(service(), _store(), queue(), body)
+        charged(started.tid)
     location = url_for("tournaments.get_tournament", tournament_id=started.tid)
     response = jsonify(
         {
@@ -56,6 +58,7 @@ def list_tournaments():
 @blueprint.post("/<tournament_id>/cancel")
 def cancel_tournament(tournament_id: str):
     found = open_tournaments.cancel(service(), _store(), tournament_id, bearer_token())
+    budget.tournament_cancelled(tournament_id)
     return jsonify(found)
 
 

@@ -17,6 +17,7 @@ import redis
 
 from application import auth
 from application.errors import AccountNotFound, NameTaken
+from application.name_skeleton import skeleton
 from application.ratings import account_ratings
 from application.webhooks_policy import WebhookPolicy
 from domain.registry import game_names
@@ -54,13 +55,22 @@ class AccountService:
 
     def sign_up(self, name: str, bot: bool, webhook: str | None) -> NewAccount:
         """A new account; NameTaken when the name is taken (ignoring case),
-        WebhookNotAllowed for a webhook outside the allow-list."""
+        or looks like a taken one (application.name_skeleton), WebhookNotAllowed for a
+        webhook outside the allow-list."""
         if webhook is not None:
             self.policy.check(webhook)
         key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
         record = AccountRecord(name, bot, webhook, auth.key_digest(key), secret, self.clock())
-        if not self.store.create(record):
-            raise NameTaken(f"the name {name!r} is taken")
+        if not self.store.create(record, skeleton(name)):
+            holder = self.store.skeleton_holder(skeleton(name))
+            if holder is None or holder == record.folded:
+                raise NameTaken(f"the name {name!r} is taken")
+            shown = self.store.get(holder)
+            raise NameTaken(
+                f"the name {name!r} looks like the account {shown.name if shown else holder!r}"
+                " (names that differ only by look-alike characters, such as I, l and 1, or"
+                " 0 and O, are one name)"
+            )
         return NewAccount(record, key, secret)
 
     def authenticate(self, key: str | None) -> AccountRecord:

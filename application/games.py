@@ -19,7 +19,7 @@ from typing import Protocol
 
 import redis
 
-from application import auth, seals
+from application import auth, seals, seating
 from application.errors import (
     AccountKeyRequired,
     AccountNotFound,
@@ -224,6 +224,7 @@ class GameService:
         clock: Mapping | None = None,
         rated: bool = False,
         tournament: Mapping | None = None,
+        allow_same_account: bool = False,
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
@@ -235,11 +236,13 @@ class GameService:
         the game's bots. `tournament`: where a tournament's game stands in it (trusted
         callers only; gamelog.events.game_created). `rated`: the finished game goes into the
         ladder (application.settle); UnratedSeat unless every seat is an account, a built-in
-        bot, or open (then joined only with an account key).
+        bot, or open (then joined only with an account key). An account takes one seat unless
+        the game is unrated and `allow_same_account` (application.seating).
         """
         rules = self.rules_for(game)
         players, webhooks = self._seat_accounts(players, token)
         _check_players(rules, players)
+        seating.check_new_game(players, rated, allow_same_account)
         if rated:
             _check_rateable(players)
         if clock is None and webhooks:
@@ -258,7 +261,15 @@ class GameService:
         invite_hashes = {seat: tokens.digest(code) for seat, code in invites.items()}
         events = [
             log_events.game_created(
-                game, options, players, seed, invite_hashes, clock, tournament, rated
+                game,
+                options,
+                players,
+                seed,
+                invite_hashes,
+                clock,
+                tournament,
+                rated,
+                allow_same_account,
             )
         ]
         if not any(p.get("open") for p in players):
@@ -325,10 +336,13 @@ class GameService:
                 raise NoSuchSeat(f"this game has no seat {seat}")
             if record.expired:
                 raise GameExpired("the game expired before its seats were taken")
+            if record.cancelled:
+                raise GameOver("its creator cancelled the game")
             if not record.players[seat].get("open"):
                 raise SeatUnavailable(f"seat {seat} is not open")
             if record.rated and account is None:
                 raise UnratedSeat("a rated game's open seat is joined with an account key")
+            seating.check_join(record, account)
             if record.players[seat].get("invite"):
                 _check_invite(record.invites.get(seat), invite)
             clock = webhook_clock(record.rules) if webhook and record.clock is None else None
@@ -486,8 +500,9 @@ class GameService:
             self.scheduler.bot_due(after)
 
     def refresh_index(self, record: GameRecord) -> None:
-        """Write the index entries of one game afresh."""
-        self.committer.write_index(record)
+        """Write the index entries of one game afresh (listed unless its deal is sealed)."""
+        listed = not seals.deal_sealed(self.client, record.tournament)
+        self.committer.write_index(record, listed=listed)
 
     def rebuild_index(self) -> int:
         """Rewrite every index entry from the logs; returns the number of games."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 
 import redis
 from rq import Queue, Retry, get_current_job
@@ -21,7 +22,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from application import bots, open_tournaments, stalls, tournaments
+from application import bots, budget, open_tournaments, stalls, tournaments
 from application.games import GameService
 from gamelog.record import GameRecord
 from store import keys
@@ -97,13 +98,17 @@ def play_bot_turns(game_id: str, version: int) -> int:
     is counted (application.stalls) before the job fails."""
     _, queue = _clients()
     service = service_for(queue)
+    began = time.thread_time()
     try:
-        return bots.play_bot_turns(service, game_id, version)
+        played = bots.play_bot_turns(service, game_id, version)
     except Exception as error:
         record, _, _ = service.load(game_id)
         if record.version == version:
             stalls.bot_failed(service, record, error)
         raise
+    if played:
+        budget.note_game_cpu(service, game_id, time.thread_time() - began)
+    return played
 
 
 def play_tournament_games(tournament_id: str, first: int) -> dict:
@@ -113,7 +118,9 @@ def play_tournament_games(tournament_id: str, first: int) -> dict:
     store = TournamentStore(client)
     hand_on(store, queue, tournament_id, first)
     service = service_for(queue, schedules_bots=False)
+    began = time.thread_time()
     recorded = tournaments.play_games(service, store, tournament_id, first)
+    budget.note_tournament_cpu(service.client, tournament_id, time.thread_time() - began)
     return {"first": first, "recorded": recorded}
 
 
@@ -147,7 +154,11 @@ class BotTurnQueue:
 
 
 def has_person(record: GameRecord) -> bool:
-    """Whether a seat of the game is (or waits for) a person rather than a bot."""
+    """Whether a seat of the game is (or waits for) a person rather than a bot. A
+    tournament's game is bulk work: its account seats are bot accounts (an open
+    tournament's searching bots must not take the lane of a person's bot turns)."""
+    if record.tournament:
+        return False
     return any(not player.get("bot") for player in record.players)
 
 

@@ -2,7 +2,9 @@
 
 An account's moves come from its webhook or its stream client, built-in bots move on
 workers, and the tournament's clock applies (application.clocks plays for a vanished client).
-`advance` moves a tournament on: it records the outcome of each game that finished and
+`advance` moves a tournament on: it records the outcome of each game that is over, however it
+ended (its rules' end, forfeits, a resignation, a stalled bot's timeouts, a cancellation of
+the game alone: void, an expiry: void; application.tournaments.outcome_of), and
 launches the next games, at most `concurrency` running at once and, unless
 `parallel_per_account`, no account in two running games. Once the tournament is cancelled it
 launches nothing more and marks its running games cancelled (unrated, no outcome).
@@ -26,6 +28,8 @@ from application.errors import GameNotFound
 from application.games import GameService
 from gamelog import events
 from gamelog.entries import make_batch
+from gamelog.outcome import is_over
+from gamelog.outcome import outcome_of as game_outcome
 from gamelog.record import GameRecord, fold_entries
 from store.tournaments import TournamentStore
 from tournaments import seeds
@@ -76,18 +80,19 @@ def _advance(service: GameService, store: TournamentStore, tid: str) -> Advanced
         return done
     started = store.started(tid)
     recorded = store.recorded_indexes(tid)
+    cancelled = store.is_cancelled(tid)
     running: list[GameRecord] = []
     for index in sorted(started - recorded):
         record = _game(service, tid, index)
-        if record is None or (record.finished and record.cancelled):
+        if record is None:
             continue
-        if record.finished:
-            outcome = tournaments.outcome_of(spec, index, record)
-            if store.record_outcome(tid, outcome, spec.games):
-                done.recorded.append(index)
-        else:
+        if not is_over(record):
             running.append(record)
-    if store.is_cancelled(tid):
+        elif cancelled and game_outcome(record).void:
+            continue  # cancelled with its tournament: counted among the cancelled games
+        elif tournaments.record_game(service, store, tid, spec, index, record):
+            done.recorded.append(index)
+    if cancelled:
         for record in running:
             if cancel_game(service, record):
                 done.cancelled.append(record.tournament["index"])

@@ -8,15 +8,18 @@ import redis
 from application.errors import UnknownGame
 from domain.registry import game_names
 from ladder.fold import Rating
+from store.accounts import AccountStore, fold
 from store.cursor import Position
 from store.ladder import LadderStore
 
 
-def shown(rating: Rating) -> dict:
-    """A rating as the API shows it (`bot`: a built-in bot of the service, not an account)."""
+def shown(rating: Rating, bot_account: bool = False) -> dict:
+    """A rating as the API shows it: `account` (an account's rating, else a built-in bot's)
+    and `bot` as the profile says it (a built-in bot, or a bot account: `bot_account`)."""
     return {
         "name": rating.name,
-        "bot": rating.bot,
+        "account": not rating.bot,
+        "bot": rating.bot or bot_account,
         "mu": rating.mu,
         "sigma": rating.sigma,
         "ordinal": rating.ordinal,
@@ -31,13 +34,20 @@ def ratings_page(
     if game not in game_names():
         raise UnknownGame(f"unknown game {game!r}")
     found, position = LadderStore(client).board(game, after, limit)
-    return [shown(rating) for rating in found], position.encode() if position else None
+    accounts = [rating.name for rating in found if not rating.bot]
+    bots = AccountStore(client).bot_flags(accounts)
+    rows = [shown(rating, bots.get(fold(rating.name), False)) for rating in found]
+    return rows, position.encode() if position else None
 
 
 def account_ratings(client: redis.Redis, name: str) -> dict[str, dict]:
     """An account's rating per game type it played rated games of."""
     found = LadderStore(client).account_ratings(name, sorted(game_names()))
     return {
-        game: {key: value for key, value in shown(rating).items() if key not in ("name", "bot")}
+        game: {
+            key: value
+            for key, value in shown(rating).items()
+            if key not in ("name", "bot", "account")
+        }
         for game, rating in found.items()
     }

@@ -9,8 +9,11 @@ new entries into the stored ratings (store.ladder.LadderStore.fold_pending). A w
 dies between finishing and settling leaves the game in the set; its claim lapses and another
 worker settles it.
 
-`settle` is the one place a finished rated game's outcome is recorded; the tournament
-runtime may add its own outcome recording there.
+`settle` is the one place a finished rated game's outcome is recorded; it reads the game's
+outcome as tournament standings do (gamelog.outcome). A game of a duplicate deal that is
+still sealed (application.seals) is not settled yet: it waits in the set until its deal is
+over (the tournament files the deal's games as due at once when it releases them), so the
+ladder tells nothing of a deal before its last game ends.
 """
 
 from __future__ import annotations
@@ -21,15 +24,17 @@ import orjson
 
 from application.errors import GameNotFound
 from application.games import GameService
+from application.seals import deal_sealed
 from gamelog.errors import CorruptLog
+from gamelog.outcome import outcome_of
 from gamelog.record import GameRecord
-from gamelog.results import result_of
-from ladder.entries import LadderEntry, LadderSeat, ranks
+from ladder.entries import LadderEntry, LadderSeat
 from store import keys
 from store.clock import now_ms
 from store.codec import text
 from store.index import ladder_due
 from store.ladder import Appended, LadderStore
+from store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -38,24 +43,21 @@ SETTLE_BATCH = 100
 
 
 def ladder_entry(record: GameRecord) -> LadderEntry | None:
-    """The ladder entry of a finished rated game (None when a seat has no one to rate)."""
-    result = result_of(record)
-    if result is None:
+    """The ladder entry of a finished rated game, from its outcome (gamelog.outcome, the
+    same reading tournament standings take); None when it has no result to rate (not over,
+    void) or a seat has no one to rate."""
+    outcome = outcome_of(record)
+    if outcome is None or outcome.void:
         return None
-    scores = result.get("scores") or [None] * len(record.players)
-    forfeited = [seat in record.forfeited for seat in range(len(record.players))]
-    placed = ranks(scores, forfeited)
-    winners = set(result.get("winners") or ())
     seats = []
-    for seat, player in enumerate(record.players):
+    for player, seat in zip(record.players, outcome.seats, strict=True):
         if player.get("account"):
             name, bot = player["account"], False
         elif player.get("bot"):
             name, bot = player["bot"], True
         else:
             return None
-        score = scores[seat]
-        seats.append(LadderSeat(name, bot, score, placed[seat], seat in winners, forfeited[seat]))
+        seats.append(LadderSeat(name, bot, seat.score, seat.rank, seat.winner, seat.forfeited))
     return LadderEntry(record.game_id, record.game, record.updated_at, tuple(seats))
 
 
@@ -84,12 +86,22 @@ def settle_due(service: GameService, limit: int = SETTLE_BATCH, now: int | None 
             log.warning("settle skips game %s: %s", game_id, error)
             ladder.settled(game_id)
             continue
-        appended = settle(service, record)
-        if appended is not None and appended.new:
-            settled += 1
+        if deal_sealed(service.client, record.tournament):
+            if not _deal_cut_short(service, record):
+                continue  # its claim lapses: due again later, or at once when its deal ends
+        else:
+            appended = settle(service, record)
+            if appended is not None and appended.new:
+                settled += 1
         ladder.settled(game_id)
     ladder.fold_pending()
     return settled
+
+
+def _deal_cut_short(service: GameService, record: GameRecord) -> bool:
+    """Whether a sealed game's deal will never end (its tournament was cancelled): it stays
+    sealed and out of the ladder, so it is not asked about again."""
+    return TournamentStore(service.client).is_cancelled(record.tournament["id"])
 
 
 def requeue_unsettled(service: GameService, chunk: int = 1000) -> int:

@@ -1,7 +1,9 @@
 """Stalled games: a bot turn that raised STALL_AFTER times at one version is not retried
 again at that version; the game shows `stalled` until it moves on. When it has a clock, the
 clock plays the fallback move instead (a `turn_timed_out` with reason `bot_failed`, as a
-deadline would, application.clocks), and the game goes on."""
+deadline would, application.clocks), and the game goes on. A tournament game without a
+clock has the stalled bot's seat forfeit instead (reason `bot_failed`), so its tournament
+goes on."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import logging
 
 from application import clocks
 from application.games import GameService
-from gamelog.record import GameRecord
+from gamelog.entries import make_batch
+from gamelog.record import GameRecord, fold_entries
 from store.stalls import Stall, StallStore
 
 log = logging.getLogger(__name__)
@@ -32,9 +35,32 @@ def bot_failed(service: GameService, record: GameRecord, error: BaseException) -
     stall = StallStore(service.client).failed(
         record.game_id, record.version, reason_of(record, error), service.clock()
     )
-    if stall.stalled and record.clock is not None and play_fallback(service, record):
+    if stall.stalled and _given_up(service, record):
         StallStore(service.client).clear(record.game_id)
     return stall
+
+
+def _given_up(service: GameService, record: GameRecord) -> bool:
+    """The stalled turn is taken from the bot: by the clock, or, in a tournament game
+    without one, by the bot's forfeit (its tournament must go on); False when nothing was
+    appended (a game without a clock outside tournaments stays stalled for an operator)."""
+    if record.clock is not None:
+        return play_fallback(service, record)
+    if record.tournament:
+        return forfeit_stalled(service, record)
+    return False
+
+
+def forfeit_stalled(service: GameService, record: GameRecord) -> bool:
+    """The stalled bot's seat forfeits (`seat_forfeited`, reason `bot_failed`; the game ends
+    when one seat is left in play, else the fallback bot plays the seat's turns); False
+    when it could not be appended (the game moved on) or the seat forfeited already."""
+    seat = record.to_move
+    if seat is None or seat in record.forfeited:
+        return False
+    found = clocks.forfeit_events(record, seat, BOT_FAILED)
+    entries = make_batch(record.version + 1, found, service.clock(), None, None)
+    return service.append_batch(record, entries, fold_entries(record, record.game_id, entries))
 
 
 def play_fallback(service: GameService, record: GameRecord) -> bool:

@@ -221,7 +221,9 @@ def tournament_events(
     """One line per game of the tournament as it finishes, in the order the outcomes were
     recorded, from position `after` on (a reconnecting client passes the number of lines
     it has): `{"type": "game_finished", "position", "index", "game", "deal", "entries",
-    "scores", "winners", "timeouts", "forfeited", "progress"}`; a last line
+    "scores", "winners", "timeouts", "forfeited", "ranks", "progress"}` (`"ended"` for a game
+    ended early; `game_cancelled` with `"void"` for a game cancelled alone); a duplicate
+    deal's games come together once the whole deal is over, in index order; a last line
     `{"type": "tournament_finished" | "tournament_cancelled", "progress"}` ends the stream.
     `None` is a keep-alive; the stream also ends after `settings.max_s`."""
     store = TournamentStore(service.client)
@@ -232,7 +234,8 @@ def tournament_events(
         while True:
             for outcome in store.finished_since(tid, after):
                 after += 1
-                line = {"type": "game_finished", "position": after, **outcome.to_dict()}
+                kind = "game_cancelled" if outcome.void else "game_finished"
+                line = {"type": kind, "position": after, **outcome.to_dict()}
                 line.pop("game_id")
                 yield {
                     **line,

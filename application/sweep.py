@@ -165,7 +165,7 @@ def sweep_tournaments(
             if revivals.get(first, 0) >= MAX_REVIVALS:
                 continue
             # Read after the status: a job seen finished recorded its outcomes before that.
-            if store.missing_outcomes(tid, tournaments.games_of_job(spec, first)):
+            if store.unrecorded(tid, tournaments.games_of_job(spec, first)):
                 lost.append(first)
         for first in lost:
             store.count_revival(tid, first)

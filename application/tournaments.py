@@ -20,17 +20,19 @@ import secrets
 import zipfile
 from dataclasses import dataclass, replace
 
+from application import seating
 from application.bots import play_out
 from application.errors import AccountNotFound, VersionConflict
 from application.games import GameService
 from domain.errors import DomainError
+from gamelog.outcome import outcome_of as game_outcome
 from gamelog.record import GameRecord
-from gamelog.results import result_of
 from replays.build import build_replay
 from replays.files import dump_replay
 from store import tokens
 from store.accounts import AccountStore
 from store.cursor import Position
+from store.ladder import LadderStore
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
 from tournaments import errors, seeds
 from tournaments.schedule import DUPLICATE, ROTATION
@@ -43,12 +45,12 @@ from tournaments.spec import (
     make_spec,
     new_salt,
 )
-from tournaments.standings import GameOutcome, entry_labels
+from tournaments.standings import GameOutcome, entry_labels, results
 from tournaments.summary import (
     Progress,
     compute_table,
     export_document,
-    status_of,
+    status_from,
     summary,
 )
 
@@ -117,6 +119,7 @@ def _checked_entries(accounts: AccountStore, spec: TournamentSpec) -> tuple[str,
                 f"{record.name!r} is a person's account: only bot accounts enter tournaments"
             )
         checked.append(ACCOUNT_PREFIX + record.name)
+    seating.check_entries(account_name(e) for e in checked if is_account(e))
     return tuple(checked)
 
 
@@ -170,7 +173,7 @@ def list_tournaments(
                 "game": spec.game,
                 "format": spec.format,
                 "games": spec.games,
-                "status": status_of(spec, done, cancelled_at is not None),
+                "status": status_from(spec, counts, cancelled_at is not None),
                 "progress": counts.to_dict(spec.games),
                 "created_at": created_at,
                 "finished_at": int(meta["finished_at"]) if "finished_at" in meta else None,
@@ -183,14 +186,18 @@ def list_tournaments(
 def progress_counts(
     store: TournamentStore, tid: str, spec: TournamentSpec, done: int, cancelled: bool
 ) -> Progress:
-    """Games finished, running, waiting to start and (once cancelled) cancelled."""
+    """Games finished, running, waiting to start and cancelled (`done` counts the released
+    outcomes, void ones included: a cancelled game is listed as cancelled, not finished;
+    a duplicate deal's games count as running until the deal is released)."""
+    void = store.void_count(tid)
+    finished = done - void
+    if cancelled:
+        return Progress(finished, 0, 0, spec.games - finished)
     if spec.turn_by_turn:
         running = max(0, len(store.started(tid)) - done)
     else:
         running = min(len(store.leases(tid)), spec.games - done)
-    if cancelled:
-        return Progress(done, 0, 0, spec.games - done)
-    return Progress(done, running, spec.games - done - running, 0)
+    return Progress(finished, running, spec.games - done - running, void)
 
 
 def require_finished(store: TournamentStore, tid: str) -> TournamentSpec:
@@ -295,22 +302,56 @@ def finish(service: GameService, record: GameRecord) -> GameRecord:
 
 
 def outcome_of(spec: TournamentSpec, index: int, record: GameRecord) -> GameOutcome:
-    """The outcome of a finished tournament game: its seating, deal, result, timeouts and
-    forfeits (a game ended early by forfeits keeps the scores its state reached)."""
+    """The outcome of a tournament game that is over, however it ended (its rules' end,
+    forfeits, a resignation, a cancellation or an expiry): its seating, deal and the
+    per-seat outcome that the ladder reads too (gamelog.outcome), with its timeouts.
+    TournamentGameStuck for a game that is not over."""
+    ended = game_outcome(record)
+    if ended is None:
+        raise TournamentGameStuck(f"game {record.game_id} is not over")
     planned = spec.plan(index)
-    result = dict(result_of(record))
-    if result.get("scores") is None:
-        result["scores"] = record.rules.result(record.state)["scores"]
-    return GameOutcome.from_result(
-        index, record.game_id, planned.entries, result, planned.deal, record.timeouts
+    return GameOutcome(
+        index,
+        record.game_id,
+        planned.entries,
+        ended.scores,
+        ended.winners,
+        planned.deal,
+        record.timeouts,
+        ended.forfeited,
+        ended.ranks,
+        ended.ended,
+        ended.void,
     )
+
+
+def record_game(
+    service: GameService, store: TournamentStore, tid: str, spec, index: int, record: GameRecord
+) -> bool:
+    """Record the outcome of game `index` (over); True if this call recorded it. A game of a
+    duplicate deal is held back until its deal is over (store.tournaments); then the deal's
+    games are published together (`publish_deal`)."""
+    deal = spec.deal_games(index)
+    recorded = store.record_outcome(tid, outcome_of(spec, index, record), spec.games, deal)
+    if len(deal) > 1 and store.released(tid, deal):
+        publish_deal(service, tid, deal)
+    return recorded
+
+
+def publish_deal(service: GameService, tid: str, deal) -> None:
+    """The games of a deal that is over, in index order: listed (GET /v1/games and the
+    export list them from now on, store.index) and due to settle at once (application.settle
+    deferred them). Doing it again does no harm (the ladder appends a game once)."""
+    now = service.clock()
+    for index in deal:
+        service.refresh_index(service.load(seeds.game_id(tid, index))[0])
+    LadderStore(service.client).settle_now({seeds.game_id(tid, i): now + i for i in deal})
 
 
 def play_game(service: GameService, store: TournamentStore, tid: str, spec, index: int) -> bool:
     """Play (or finish, or just read) game `index`; record its outcome; True if recorded."""
     record = finish(service, load_or_create(service, spec, tid, index))
-    outcome = outcome_of(spec, index, record)
-    return store.record_outcome(tid, outcome, spec.games)
+    return record_game(service, store, tid, spec, index, record)
 
 
 def play_games(service: GameService, store: TournamentStore, tid: str, first: int) -> list[int]:
@@ -320,7 +361,7 @@ def play_games(service: GameService, store: TournamentStore, tid: str, first: in
     if first not in job_firsts(spec):
         raise ValueError(f"tournament {tid} has no job starting at game {first}")
     recorded = []
-    for index in store.missing_outcomes(tid, games_of_job(spec, first)):
+    for index in store.unrecorded(tid, games_of_job(spec, first)):
         if store.is_cancelled(tid):
             break
         store.take_lease(tid, first)
@@ -342,9 +383,9 @@ def archive_bytes(service: GameService, outcomes: list[GameOutcome]) -> bytes:
 
 
 def build_archive(service: GameService, store: TournamentStore, tid: str, ttl_s: int) -> int:
-    """Build and store the zip of every game's replay, kept `ttl_s` seconds; the number of
-    replays."""
+    """Build and store the zip of every counted game's replay (not the void ones, as the
+    export leaves cancelled games out), kept `ttl_s` seconds; the number of replays."""
     require_finished(store, tid)
-    outcomes = store.outcomes(tid)
+    outcomes = results(store.outcomes(tid))
     store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes), ttl_s)
     return len(outcomes)

@@ -1,19 +1,31 @@
 """Webhook bots (push): when an account with a webhook is to move, POST it the turn (the view
-its seat may see, never another seat's hidden cards) signed with its webhook secret, and
-append the move it answers like any move of that seat: decided for the seat, appended with
-the expected version. A failed answer times the turn out at once, with its reason
-(application.clocks); a webhook that cannot be reached waits for the deadline."""
+its seat may see, never another seat's hidden cards) signed with its webhook secret and a
+timestamp, and append the move it answers like any move of that seat: decided for the seat,
+appended with the expected version.
+
+Each turn (game and version: its `turn` id) is called once at a time, whichever worker
+claimed it (store.webhook_calls). A call is bounded by KELTIS_WEBHOOK_CALL_TIMEOUT_S and by
+the turn's deadline. A failed call (no answer in time, a refused connection, a non-2xx, a
+redirect, too large, not a legal move, a TLS failure, a host no longer allowed) appends
+nothing: its detail goes to the account's owner only (GET /v1/me `last_webhook_error`), the
+turn is called again after a backoff (the same `turn`, the next `attempt`), and a turn still
+unanswered at its deadline times out there like any seat's (`reason: "deadline"`), so
+neither the public reason nor its time tells why a call failed.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import logging
+import os
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import orjson
 
-from application import auth, clocks
+from application import auth
 from application.errors import WebhookNotAllowed
 from application.games import GameService
 from application.webhook_http import Unreachable, WebhookFailure, post
@@ -22,30 +34,70 @@ from domain.errors import KeltisError
 from gamelog.record import GameRecord
 from store.accounts import AccountRecord
 from store.index import account_to_move
+from store.webhook_calls import WebhookCalls
 
 log = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Keltis-Signature"
+SIGNATURE_TOLERANCE_S = 300  # a receiver refuses a signature timestamp further off than this
+CALL_TIMEOUT_ENV = "KELTIS_WEBHOOK_CALL_TIMEOUT_S"
+DEFAULT_CALL_TIMEOUT_S = 5.0
 NO_CLOCK_CALL_MS = 10_000  # a game without a clock (none was set): the call's own bound
-GRACE_MS = 2_000  # a claim outlives the call by this much
+GRACE_MS = 2_000  # a call's hold on its turn outlives the call by this much
+RETRY_FIRST_MS = 1_000  # a failed call's turn is called again after 1 s, 2 s, 4 s, ...
+RETRY_MAX_MS = 60_000
+KEEP_MS = 3_600_000  # a turn's call record outlives its deadline by this much
 
 MOVED = "moved"  # the answered move was appended
 STALE = "stale"  # the game moved on first (nothing appended)
 SKIPPED = "skipped"  # no webhook account is to move
-UNREACHABLE = "unreachable"  # no connection: the deadline will time the turn out
+BUSY = "busy"  # another call of this turn runs, or its retry is not due yet
+FAILED = "failed"  # the call failed: retried after a backoff, or the deadline times it out
 
 Hold = Callable[[int], object]  # extend the caller's claim on the turn until (ms)
 
 
-def sign(secret: str, body: bytes) -> str:
-    """The signature header's value: `sha256=<hex HMAC-SHA256 of the raw body>`."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+def call_timeout_s() -> float:
+    """KELTIS_WEBHOOK_CALL_TIMEOUT_S: the bound of one call, whatever the game's clock."""
+    raw = os.environ.get(CALL_TIMEOUT_ENV, "").strip()
+    value = float(raw) if raw else DEFAULT_CALL_TIMEOUT_S
+    if not 0 < value <= 3600:
+        raise ValueError(f"{CALL_TIMEOUT_ENV} is seconds in (0, 3600]")
+    return value
 
 
-def turn_body(record: GameRecord, seat: int) -> dict:
-    """What the webhook is sent: the turn, as `seat` may see it."""
+def sign(secret: str, body: bytes, at_s: int) -> str:
+    """The signature header's value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>." and the
+    raw body under the secret>` (the timestamp is signed with the body)."""
+    signed = f"{at_s}.".encode() + body
+    return f"t={at_s},v1={hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()}"
+
+
+def verify(
+    secret: str, body: bytes, header: str, now_s: float, tolerance_s: float = SIGNATURE_TOLERANCE_S
+) -> bool:
+    """Whether `header` signs `body` under `secret` with a timestamp within `tolerance_s` of
+    `now_s` (constant-time compare): what a receiver checks."""
+    fields = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
+    stamp = fields.get("t", "")
+    if not stamp.isdigit() or abs(now_s - int(stamp)) > tolerance_s:
+        return False
+    expected = sign(secret, body, int(stamp)).encode()
+    return hmac.compare_digest(expected, f"t={stamp},v1={fields.get('v1', '')}".encode())
+
+
+def turn_id(game_id: str, version: int) -> str:
+    """A turn's id, the same in every call of it: `<game>.<version>`."""
+    return f"{game_id}.{version}"
+
+
+def turn_body(record: GameRecord, seat: int, attempt: int = 1) -> dict:
+    """What the webhook is sent: the turn, as `seat` may see it; `attempt` counts the calls
+    of this turn (a repeat has the same `turn` and a higher attempt)."""
     rules = record.rules
     return {
+        "turn": turn_id(record.game_id, record.version),
+        "attempt": attempt,
         "game": record.game_id,
         "game_type": record.game,
         "seat": seat,
@@ -63,43 +115,124 @@ def webhook_account(service: GameService, record: GameRecord) -> AccountRecord |
     return account if account is not None and account.webhook else None
 
 
-def call_turn(
-    service: GameService, policy: WebhookPolicy, game_id: str, hold: Hold | None = None
-) -> str:
-    """Call the webhook of the account to move in a game and append its answer; what became
-    of it: MOVED, STALE, SKIPPED, UNREACHABLE, or the reason of the timeout appended."""
-    record, _, _ = service.load(game_id)
-    account = webhook_account(service, record)
-    if account is None:
-        return SKIPPED
-    seat, version = record.to_move, record.version
-    until_ms = record.deadline or service.clock() + NO_CLOCK_CALL_MS
-    if hold is not None:
-        hold(until_ms + GRACE_MS)
-    try:
-        target = policy.pin(account.webhook)
-    except WebhookNotAllowed:
-        return _timed_out(service, game_id, version, "not_allowed")
-    body = orjson.dumps(turn_body(record, seat), option=orjson.OPT_NON_STR_KEYS)
-    headers = {
-        "Content-Type": "application/json",
-        SIGNATURE_HEADER: sign(account.webhook_secret, body),
-        "User-Agent": "keltis-webhook",
-    }
-    try:
-        answer = post(target, body, headers, until_ms / 1000)
-        move = answered_move(answer, turn_body_moves(record, seat))
-    except WebhookFailure as failure:
-        return _timed_out(service, game_id, version, failure.reason)
-    except Unreachable as error:
-        log.info("game %s v%d: webhook unreachable (%s)", game_id, version, error)
-        return UNREACHABLE
-    actor = auth.Actor(seat, account=account.name)
-    try:
-        batch, after = service.decide(record, actor, move, expected_version=version)
-    except KeltisError:
-        return _timed_out(service, game_id, version, "illegal_move")
-    return MOVED if service.append_batch(record, batch, after) else STALE
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A turn of a webhook account, as loaded."""
+
+    record: GameRecord
+    account: AccountRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a call: MOVED, STALE, SKIPPED, BUSY or FAILED; `retry_ms` is when the
+    turn may be called again (BUSY, FAILED); `reason` the failure (FAILED)."""
+
+    kind: str
+    retry_ms: int | None = None
+    reason: str | None = None
+
+
+class WebhookCaller:
+    """Calls the webhooks of turns: one call of a turn at a time, each bounded."""
+
+    def __init__(
+        self,
+        service: GameService,
+        policy: WebhookPolicy,
+        timeout_s: float | None = None,
+        wall: Callable[[], float] = time.time,
+    ):
+        self.service = service
+        self.policy = policy
+        self.calls = WebhookCalls(service.client)
+        self.timeout_ms = int(1000 * (call_timeout_s() if timeout_s is None else timeout_s))
+        self.wall = wall
+
+    def prepare(self, game_id: str) -> Turn | None:
+        """The turn of a game, when a webhook account is to move."""
+        record, _, _ = self.service.load(game_id)
+        account = webhook_account(self.service, record)
+        return Turn(record, account) if account is not None else None
+
+    def call(self, game_id: str, hold: Hold | None = None) -> Outcome:
+        """Prepare and deliver a game's turn."""
+        turn = self.prepare(game_id)
+        return self.deliver(turn, hold) if turn is not None else Outcome(SKIPPED)
+
+    def deliver(self, turn: Turn, hold: Hold | None = None) -> Outcome:
+        """Call the turn's webhook (unless another call of it runs or its retry is not due)
+        and append its answer."""
+        record, account = turn.record, turn.account
+        now = self.service.clock()
+        deadline = record.deadline
+        until = now + (self.timeout_ms if deadline is not None else NO_CLOCK_CALL_MS)
+        if deadline is not None:
+            if deadline <= now:  # the deadline times it out (application.clocks)
+                return Outcome(BUSY, deadline + GRACE_MS)
+            until = min(until, deadline)
+        expire = max(until, deadline or 0) + KEEP_MS
+        game_id, version = record.game_id, record.version
+        attempt, busy_until = self.calls.begin(game_id, version, now, until + GRACE_MS, expire)
+        if not attempt:
+            return Outcome(BUSY, busy_until or now + GRACE_MS)
+        if hold is not None:
+            hold(until + GRACE_MS)
+        try:
+            move = self._ask(record, account, attempt, until)
+        except WebhookFailure as failure:
+            return self._failed(turn, attempt, failure.reason, expire)
+        actor = auth.Actor(record.to_move, account=account.name)
+        try:
+            batch, after = self.service.decide(record, actor, move, expected_version=version)
+        except KeltisError:
+            return self._failed(turn, attempt, "illegal_move", expire)
+        return Outcome(MOVED if self.service.append_batch(record, batch, after) else STALE)
+
+    def _ask(self, record: GameRecord, account: AccountRecord, attempt: int, until: int) -> dict:
+        """The move the webhook answers; WebhookFailure (with its reason) otherwise."""
+        seat = record.to_move
+        try:
+            target = self.policy.pin(account.webhook)
+        except WebhookNotAllowed:
+            raise WebhookFailure("not_allowed") from None
+        body = orjson.dumps(turn_body(record, seat, attempt), option=orjson.OPT_NON_STR_KEYS)
+        headers = {
+            "Content-Type": "application/json",
+            SIGNATURE_HEADER: sign(account.webhook_secret, body, int(self.wall())),
+            "User-Agent": "keltis-webhook",
+        }
+        try:
+            answer = post(target, body, headers, until / 1000)
+        except Unreachable:
+            raise WebhookFailure("unreachable") from None
+        except WebhookFailure as failure:
+            if failure.reason == "deadline" and until < (record.deadline or until + 1):
+                raise WebhookFailure("timeout") from None  # the call's own bound
+            raise
+        return answered_move(answer, turn_body_moves(record, seat))
+
+    def _failed(self, turn: Turn, attempt: int, reason: str, expire: int) -> Outcome:
+        """Tell the owner, and call the turn again after a backoff (at the deadline the
+        clock times it out instead)."""
+        record = turn.record
+        now = self.service.clock()
+        log.info("game %s v%d: webhook call %d failed (%s)", record.game_id, record.version,
+                 attempt, reason)  # fmt: skip
+        detail = {
+            "reason": reason,
+            "game": record.game_id,
+            "version": record.version,
+            "turn": turn_id(record.game_id, record.version),
+            "attempt": attempt,
+            "at": now,
+        }
+        self.calls.record_error(turn.account.folded, detail)
+        retry = now + min(RETRY_MAX_MS, RETRY_FIRST_MS << min(attempt - 1, 16))
+        if record.deadline is not None and retry >= record.deadline:
+            retry = record.deadline + GRACE_MS
+        self.calls.defer(record.game_id, record.version, attempt, retry, max(expire, retry))
+        return Outcome(FAILED, retry, reason)
 
 
 def turn_body_moves(record: GameRecord, seat: int) -> list:
@@ -120,8 +253,3 @@ def answered_move(answer: bytes, legal: list) -> dict:
     if move not in legal:
         raise WebhookFailure("illegal_move")
     return move
-
-
-def _timed_out(service: GameService, game_id: str, version: int, reason: str) -> str:
-    log.info("game %s v%d: webhook failed (%s)", game_id, version, reason)
-    return reason if clocks.time_out(service, game_id, version, reason) else STALE

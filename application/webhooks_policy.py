@@ -1,16 +1,28 @@
 """Which webhook URLs the service may call (SSRF guard): http(s), no userinfo, bounded
-length, and a host whose every address lies in the operator's allow-list
-(`KELTIS_WEBHOOK_ALLOW`, comma-separated CIDRs; default loopback only).
+length, a host that is a DNS name or an IP address in its canonical spelling, and every
+address it resolves to public, or inside a network the operator allowed.
+
+- Public: globally routable unicast (`ipaddress`'s is_global, and none of private,
+  loopback, link-local, site-local, multicast, reserved, unspecified, CGNAT), judged on the
+  IPv4 address an IPv6 one carries too (IPv4-mapped `::ffff:a.b.c.d` and IPv4-compatible
+  `::a.b.c.d` are that IPv4 address; 6to4, Teredo and NAT64 must carry a public one).
+- `KELTIS_WEBHOOK_ALLOW` (comma-separated CIDRs; default none) lets the operator allow
+  non-public networks: `make run` and the tests allow loopback (LOOPBACK_ALLOW).
+- Never the service's own ports on a non-public address, even an allowed one: its Redis
+  server's port and the ports of KELTIS_SERVICE_PORT (`keltis serve` sets its own).
+- A host spelled as a number other than a canonical dotted quad (`127.1`, `2130706433`,
+  `0x7f000001`, `0177.0.0.1`) is refused: parsers disagree on those.
 
 `check` resolves the host with `socket.getaddrinfo` only, bounded in time, and connects to
 nothing; the webhook caller runs it again before every call (a name may resolve elsewhere
-later).
+later) and connects to the address it checked.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,11 +33,24 @@ from urllib.parse import urlsplit
 
 from application.errors import WebhookNotAllowed
 
-DEFAULT_ALLOW = "127.0.0.0/8,::1/128"
+ALLOW_ENV = "KELTIS_WEBHOOK_ALLOW"
+SERVICE_PORT_ENV = "KELTIS_SERVICE_PORT"
+DEFAULT_ALLOW = ""  # public addresses only
+LOOPBACK_ALLOW = "127.0.0.0/8,::1/128"  # what `make run` and the tests allow
 MAX_URL_CHARS = 500
 RESOLVE_TIMEOUT_S = 2.0
 SCHEMES = frozenset({"http", "https"})
+LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
+NUMERIC_LABEL = re.compile(r"^(0x[0-9a-f]*|[0-9]+)$")
+NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+COMPATIBLE = ipaddress.ip_network("::/96")
+# Not globally reachable (IANA special-purpose registries) though some Python versions
+# call them global: CGNAT, IETF protocol assignments, the 6to4 relay anycast.
+NOT_PUBLIC = tuple(
+    ipaddress.ip_network(net) for net in ("100.64.0.0/10", "192.0.0.0/24", "192.88.99.0/24")
+)
 
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], list[str]]
 
@@ -46,14 +71,88 @@ def parse_allow(setting: str) -> tuple[Network, ...]:
 
 
 def allow_from_env() -> tuple[Network, ...]:
-    """The allow-list of KELTIS_WEBHOOK_ALLOW (default loopback only)."""
-    return parse_allow(os.environ.get("KELTIS_WEBHOOK_ALLOW", DEFAULT_ALLOW))
+    """The operator's allowed non-public networks: KELTIS_WEBHOOK_ALLOW (default none)."""
+    return parse_allow(os.environ.get(ALLOW_ENV, DEFAULT_ALLOW))
+
+
+def service_ports(client=None) -> frozenset[int]:
+    """The service's own ports: its Redis server's (from the client's connection settings;
+    none for a unix socket) and KELTIS_SERVICE_PORT's (comma-separated)."""
+    ports = {int(p) for p in os.environ.get(SERVICE_PORT_ENV, "").split(",") if p.strip()}
+    if client is not None:
+        pool = getattr(client, "connection_pool", None)
+        settings = getattr(pool, "connection_kwargs", {}) if pool is not None else {}
+        if settings.get("port") and not settings.get("path"):
+            ports.add(int(settings["port"]))
+        for node in getattr(client, "get_nodes", lambda: [])():  # a Redis Cluster
+            ports.add(int(node.port))
+    return frozenset(ports)
+
+
+def policy_from_env(client=None) -> WebhookPolicy:
+    """The service's policy: KELTIS_WEBHOOK_ALLOW, and the ports of `client`'s Redis and of
+    KELTIS_SERVICE_PORT closed."""
+    return WebhookPolicy(allow_from_env(), closed_ports=service_ports(client))
 
 
 def system_resolve(host: str, port: int) -> list[str]:
     """The addresses `host` resolves to (getaddrinfo; no connection is made)."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return [info[4][0] for info in infos]
+
+
+def canonical(ip: Address) -> Address:
+    """The address connected to: an IPv4-mapped or IPv4-compatible IPv6 address is its
+    IPv4 address."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return ip.ipv4_mapped
+        if ip in COMPATIBLE and int(ip) > 1:
+            return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return ip
+
+
+def carried(ip: Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (6to4, Teredo, NAT64)."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    found = []
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    if any(ip in net for net in NAT64):
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return found
+
+
+def is_public(ip: Address) -> bool:
+    """Globally routable unicast, and so is every IPv4 address it carries."""
+    ip = canonical(ip)
+    if (
+        not ip.is_global
+        or ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or getattr(ip, "is_site_local", False)
+        or any(ip.version == net.version and ip in net for net in NOT_PUBLIC)
+    ):
+        return False
+    return all(is_public(inner) for inner in carried(ip))
+
+
+def allowed(ip: Address, allow: Iterable[Network]) -> bool:
+    """Public, or inside one of `allow` (and so is every IPv4 address it carries)."""
+    ip = canonical(ip)
+    nets = tuple(allow)
+
+    def ok(one: Address) -> bool:
+        return is_public(one) or any(one.version == n.version and one in n for n in nets)
+
+    return ok(ip) and all(ok(inner) for inner in carried(ip))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +169,13 @@ class Target:
 
 @dataclass(frozen=True)
 class WebhookPolicy:
-    """The allow-list and how names are resolved (tests pass their own resolver)."""
+    """The operator's allowed networks, the closed ports, and how names are resolved
+    (tests pass their own resolver)."""
 
-    allow: tuple[Network, ...]
+    allow: tuple[Network, ...] = ()
     resolve: Resolver = system_resolve
     timeout_s: float = RESOLVE_TIMEOUT_S
+    closed_ports: frozenset[int] = frozenset()
 
     def check(self, url: str) -> str:
         """`url` when the service may call it; WebhookNotAllowed otherwise."""
@@ -82,36 +183,54 @@ class WebhookPolicy:
         return url
 
     def pin(self, url: str) -> Target:
-        """Where a call to `url` connects: an address the host resolves to, now, inside the
-        allow-list (the caller connects to it, not to the name: no DNS rebinding between
-        check and call); WebhookNotAllowed otherwise."""
+        """Where a call to `url` connects: an address the host resolves to, now, that is
+        allowed (the caller connects to it, not to the name: no DNS rebinding between check
+        and call); WebhookNotAllowed otherwise."""
         host, port = _host_and_port(url)
-        addresses = self._addresses(host, port)
-        if not addresses or not all(_allowed(address, self.allow) for address in addresses):
+        addresses = [canonical(ip) for ip in self._addresses(host, port)]
+        if not addresses or not all(allowed(ip, self.allow) for ip in addresses):
             raise WebhookNotAllowed(
-                "the webhook's host does not resolve into the operator's allow-list "
-                "(KELTIS_WEBHOOK_ALLOW)"
+                "the webhook's host must resolve to public addresses only, or into a "
+                "network the operator allowed (KELTIS_WEBHOOK_ALLOW)"
             )
+        if port in self.closed_ports and not all(is_public(ip) for ip in addresses):
+            raise WebhookNotAllowed("a webhook may not call the service's own ports")
         parts = urlsplit(url)
         path = parts.path or "/"
         if parts.query:
             path = f"{path}?{parts.query}"
-        return Target(parts.scheme, host, port, addresses[0].split("%", 1)[0], path)
+        return Target(parts.scheme, host, port, str(addresses[0]), path)
 
-    def _addresses(self, host: str, port: int) -> list[str]:
-        try:
-            literal = ipaddress.ip_address(host)
-        except ValueError:
-            literal = None
+    def _addresses(self, host: str, port: int) -> list[Address]:
+        literal = _literal(host)
         if literal is not None:
-            return [str(literal)]
+            return [literal]
         future = _resolvers().submit(self.resolve, host, port)
         try:
-            return future.result(timeout=self.timeout_s)
+            found = future.result(timeout=self.timeout_s)
         except FutureTimeout:
             raise WebhookNotAllowed("the webhook's host did not resolve in time") from None
         except (OSError, UnicodeError):
             raise WebhookNotAllowed("the webhook's host does not resolve") from None
+        try:  # a zone id (`%eth0`) only comes with link-local addresses: never public
+            return [ipaddress.ip_address(address) for address in found]
+        except ValueError:
+            raise WebhookNotAllowed("the webhook's host resolves to odd addresses") from None
+
+
+def _literal(host: str) -> Address | None:
+    """The IP address `host` spells canonically, None for a DNS name; WebhookNotAllowed
+    for any other spelling of a number (`127.1`, `2130706433`, `0x7f000001`, a zone id)."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    if "%" in host or ":" in host or NUMERIC_LABEL.match(labels[-1]):
+        raise WebhookNotAllowed("an IP address in a webhook URL is written canonically")
+    if len(host) > 253 or not all(LABEL.match(label) for label in labels):
+        raise WebhookNotAllowed("the webhook's host is not a valid name")
+    return None
 
 
 def _host_and_port(url: str) -> tuple[str, int]:
@@ -131,10 +250,3 @@ def _host_and_port(url: str) -> tuple[str, int]:
     if not parts.hostname:
         raise WebhookNotAllowed("a webhook URL names a host")
     return parts.hostname, port or (443 if parts.scheme == "https" else 80)
-
-
-def _allowed(address: str, allow: Iterable[Network]) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip.version == net.version and ip in net for net in allow)

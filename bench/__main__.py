@@ -26,6 +26,7 @@ MODULES = [
     "bench.stream_flood",
     "bench.streams_cluster",
     "bench.webhooks",
+    "bench.webhook_tarpit",
     "bench.ladder",
     "bench.open_tournament",
     "bench.compaction",

@@ -10,6 +10,13 @@ work was still unfinished when the last reply came (so the figure was taken unde
 
   person_bot_turn_p99_ms: the goal is under 500 ms.
 
+Then, on a fresh stack, the cost attack (issue 23 item 7): an anonymous client asks for a
+tournament of four `mcts:5000` bots, 10,000 games, concurrency 64 (refused up front by its
+bot CPU budget), then spends what its budget accepts on all-bot games of searching bots,
+while the person plays as above:
+
+  person_bot_turn_p99_ms_during_cost_attack: the goal is under 500 ms.
+
 One address plays every client here, so the per-client quotas are switched off
 (KELTIS_QUOTAS=off) unless the environment says otherwise.
 """
@@ -128,8 +135,88 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
+ATTACK = {"game": CARD, "bots": ["mcts:5000"] * 4, "games": 10_000, "concurrency": 64}
+# What the attacker tries once the tournament is refused, each until refused: all-bot games
+# of searching bots, the strongest first.
+ATTACK_GAMES = ["mcts:5000", "mcts:2000", "mcts:1000", "mcts:500", "mcts"]
+
+
+def _attack(http: Connection) -> tuple[str, float]:
+    """The refused tournament, then what the budget accepts: (how the tournament was
+    answered, CPU-seconds of bot work accepted)."""
+    status, answer = http.call("POST", "/v1/tournaments", ATTACK)
+    refusal = f"{status} {answer.get('error', {}).get('code', answer.get('id'))}"
+    if status == 429:
+        error = answer["error"]
+        refusal += (
+            f" (requested {error['requested_seconds']:.0f} s, "
+            f"remaining {error['remaining_seconds']:.0f} of {error['budget_seconds']:.0f} s)"
+        )
+    accepted = 0.0
+    for bot in ATTACK_GAMES:
+        players = [{"name": f"b{seat}", "bot": bot} for seat in range(2)]
+        while True:
+            status, answer = http.call("POST", "/v1/games", {"game": CARD, "players": players})
+            if status != 201:
+                break
+            accepted += _game_cost(players)
+    return refusal, accepted
+
+
+def _game_cost(players: list[dict]) -> float:
+    from application.estimate import game_seconds
+    from domain.registry import get_rules
+
+    return game_seconds(get_rules(CARD), players)
+
+
+def measure_attack(base_url: str, redis_url: str) -> tuple[list[float], str, float, str]:
+    """The person's bot reply times while the attack runs; how the tournament was answered,
+    the CPU-seconds accepted, and the backlog at the last reply."""
+    http = Connection(base_url)
+    refusal, accepted = _attack(http)
+    game = PersonGame(Connection(base_url), seed=11)
+    replies: list[float] = []
+    while len(replies) < BOT_REPLIES:
+        waited = game.bot_reply_ms()
+        if waited is not None:
+            replies.append(waited)
+    return replies, refusal, accepted, _queued(redis_url)
+
+
+def _queued(redis_url: str) -> str:
+    import redis
+    from rq import Queue
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return ", ".join(f"{q.name}: {q.count}" for q in Queue.all(connection=client))
+    finally:
+        client.close()
+
+
 def run() -> None:
     """Start the stack, measure, print `name: value` lines, stop everything."""
+    run_bulk()
+    run_cost_attack()
+
+
+def run_cost_attack() -> None:
+    """The person's bot replies while an anonymous client attempts the costly tournament."""
+    with served_stack(bot_workers=WORKERS) as stack:
+        replies, refusal, accepted, queued = measure_attack(stack.base_url, stack.redis_url)
+    figure(
+        "person_bot_turn_p99_ms_during_cost_attack",
+        f"{p99(replies):.0f}",
+        f"{len(replies)} bot replies, {WORKERS} workers; the 4 x mcts:5000 x 10,000 "
+        f"tournament answered {refusal}; {accepted:.0f} CPU-s of searching games accepted",
+    )
+    figure("person_bot_turn_median_ms_during_cost_attack", f"{statistics.median(replies):.0f}")
+    print(f"# queued at the last reply: {queued}", flush=True)
+
+
+def run_bulk() -> None:
+    """The person's bot replies while a big tournament and many bot games run."""
     with served_stack(bot_workers=WORKERS) as stack:
         replies, at_first, at_last = measure(stack.base_url, stack.redis_url)
     figure(

@@ -59,11 +59,19 @@ def _start_workers(redis_url: str, count: int, directory: Path) -> list[subproce
     ]
 
 
+def _main(worker) -> bool:
+    """Whether an RQ worker is a process's main one (its interactive lane serves no
+    tournament jobs, workers.lanes)."""
+    from store import keys
+
+    return keys.tournament_queue_name() in worker.queue_names()
+
+
 def _wait_for_workers(client, count: int, timeout_s: float = 30.0) -> None:
     from rq import Worker
 
     deadline = time.monotonic() + timeout_s
-    while len(Worker.all(connection=client)) < count:
+    while len([w for w in Worker.all(connection=client) if _main(w)]) < count:
         if time.monotonic() > deadline:
             raise RuntimeError("the workers did not start")
         time.sleep(0.05)

@@ -13,8 +13,6 @@ finished (all GAMES in play), and, for the record, until the last one finished.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
 import secrets
@@ -22,6 +20,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from application.webhooks import verify
 from bench.api import Connection, served_stack
 from bench.figures import figure
 
@@ -38,6 +37,7 @@ class Bots:
         self.secrets: dict[str, str] = {}
         self.answered = 0
         self.refused = 0
+        self.received: list[tuple[float, dict]] = []  # (ms since the epoch, turn) of each call
         self.lock = threading.Lock()
         bots = self
 
@@ -47,9 +47,8 @@ class Bots:
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 secret = bots.secrets.get(self.path, "")
-                expected = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
                 signature = self.headers.get("X-Keltis-Signature", "")
-                if not secret or not hmac.compare_digest(expected, signature):
+                if not secret or not verify(secret, raw, signature, time.time()):
                     with bots.lock:
                         bots.refused += 1
                     self.send_response(401)
@@ -57,6 +56,8 @@ class Bots:
                     self.end_headers()
                     return
                 turn = json.loads(raw)
+                with bots.lock:
+                    bots.received.append((time.time() * 1000, turn))
                 if delay_s:
                     time.sleep(delay_s)
                 body = json.dumps({"move": random.choice(turn["legal_moves"])}).encode()

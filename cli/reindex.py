@@ -9,10 +9,13 @@ import click
 @click.command()
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def reindex(redis_url):
-    """Rewrite the listing and bot-turn indexes of every stored game from its log, and file
-    the finished rated games missing from the ladder for settling."""
+    """Rewrite the listing and bot-turn indexes of every stored game from its log, file
+    the finished rated games missing from the ladder for settling, and index the look-alike
+    skeleton of accounts made before skeletons were."""
     from application.games import GameService
+    from application.name_skeleton import skeleton
     from application.settle import requeue_unsettled
+    from store.accounts import AccountStore
     from store.connection import store_client
     from store.locate import NoRedisConfigured, redis_url_from_env
 
@@ -26,3 +29,6 @@ def reindex(redis_url):
     unsettled = requeue_unsettled(service)
     if unsettled:
         click.echo(f"{unsettled} finished rated games are filed to settle into the ladder")
+    skeletons = AccountStore(service.client).index_skeletons(skeleton)
+    if skeletons:
+        click.echo(f"indexed the name skeletons of {skeletons} accounts")

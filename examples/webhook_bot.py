@@ -3,11 +3,14 @@
     python examples/webhook_bot.py --server http://127.0.0.1:8000 --port 9101 --name hookbot
 
 It signs up a bot account whose webhook is this server (POST /v1/accounts), then serves:
-each turn arrives as `{"game", "game_type", "seat", "version", "deadline", "view",
-"legal_moves"}` with `X-Keltis-Signature: sha256=<hex HMAC-SHA256 of the raw body under the
-account's webhook_secret>`. A turn whose signature does not match is refused (401); any other
-is answered `{"move": ...}`, one of its legal moves, well before the deadline. Seat the
-account in a game with `{"account": "hookbot"}` and the service plays it through here.
+each turn arrives as `{"turn", "attempt", "game", "game_type", "seat", "version",
+"deadline", "view", "legal_moves"}` with `X-Keltis-Signature: t=<unix seconds>,v1=<hex
+HMAC-SHA256 of "<t>." + the raw body under the account's webhook_secret>`. A call whose
+signature does not match, whose timestamp is more than 5 minutes off, or that repeats a
+signature already seen (a replay) is refused (401); a repeat of a turn (same `turn`, a new
+call after a slow or failed one) gets the move already chosen; any other turn is answered
+`{"move": ...}`, one of its legal moves. Seat the account in a game with
+`{"account": "hookbot"}` and the service plays it through here.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ import hashlib
 import hmac
 import json
 import random
+import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
 
 MAX_TURN_BYTES = 1 << 20
+TOLERANCE_S = 300  # a signature's timestamp may be this far off our clock
 
 Policy = Callable[[dict], dict]  # a turn -> one of its legal moves
 
@@ -36,16 +42,63 @@ def draw_from_deck_first(turn: dict) -> dict:
     return random.choice(moves)
 
 
-def signed(secret: str, body: bytes, header: str) -> bool:
-    """Whether `header` is the signature of `body` under `secret` (constant-time compare)."""
-    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected.encode(), header.encode())
+class Verifier:
+    """Checks signatures, refuses stale timestamps and replays, and remembers the move of
+    each turn for as long as a signature of it may be valid."""
+
+    def __init__(self, secret: str, clock: Callable[[], float] = time.time):
+        self.secret, self.clock = secret.encode(), clock
+        self.seen: dict[str, float] = {}  # signature -> its timestamp
+        self.moves: dict[str, tuple[float, dict]] = {}  # turn id -> (when, move)
+        self.lock = threading.Lock()
+
+    def check(self, body: bytes, header: str) -> str | None:
+        """Why the call is refused, or None when it is fresh, signed and not a replay."""
+        fields = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
+        stamp, given = fields.get("t", ""), fields.get("v1", "")
+        signed = stamp.encode() + b"." + body
+        expected = hmac.new(self.secret, signed, hashlib.sha256).hexdigest()
+        if not stamp.isdigit() or not hmac.compare_digest(expected, given):
+            return "bad signature"
+        now = self.clock()
+        if abs(now - int(stamp)) > TOLERANCE_S:
+            return "stale timestamp"
+        with self.lock:
+            self._forget(now)
+            if given in self.seen:
+                return "replayed"
+            self.seen[given] = int(stamp)
+        return None
+
+    def move(self, turn: dict, policy: Policy) -> dict:
+        """The move of a turn: the one already chosen when the turn is a repeat."""
+        with self.lock:
+            known = self.moves.get(turn.get("turn"))
+        if known is not None:
+            return known[1]
+        move = policy(turn)
+        with self.lock:
+            self.moves[turn.get("turn")] = (self.clock(), move)
+        return move
+
+    def _forget(self, now: float) -> None:
+        for signature, stamp in list(self.seen.items()):
+            if now - stamp > 2 * TOLERANCE_S:
+                del self.seen[signature]
+        for turn, (when, _) in list(self.moves.items()):
+            if now - when > 2 * TOLERANCE_S:
+                del self.moves[turn]
 
 
 def make_server(
-    secret: str, host: str = "127.0.0.1", port: int = 0, policy: Policy = draw_from_deck_first
+    secret: str,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    policy: Policy = draw_from_deck_first,
+    clock: Callable[[], float] = time.time,
 ) -> ThreadingHTTPServer:
     """The bot's server (not yet serving: call `serve_forever`); port 0 picks a free one."""
+    verifier = Verifier(secret, clock)
 
     class Turn(BaseHTTPRequestHandler):
         disable_nagle_algorithm = True
@@ -55,9 +108,10 @@ def make_server(
             if not 0 < length <= MAX_TURN_BYTES:
                 return self.answer(400, {"error": "a turn is a JSON body"})
             body = self.rfile.read(length)
-            if not signed(secret, body, self.headers.get("X-Keltis-Signature", "")):
-                return self.answer(401, {"error": "bad signature"})
-            return self.answer(200, {"move": policy(json.loads(body))})
+            refused = verifier.check(body, self.headers.get("X-Keltis-Signature", ""))
+            if refused:
+                return self.answer(401, {"error": refused})
+            return self.answer(200, {"move": verifier.move(json.loads(body), policy)})
 
         def answer(self, status: int, data: dict) -> None:
             raw = json.dumps(data).encode()

@@ -28,6 +28,7 @@ def game_created(
     clock: Mapping | None = None,
     tournament: Mapping | None = None,
     rated: bool = False,
+    allow_same_account: bool = False,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
@@ -36,7 +37,9 @@ def game_created(
     `tournament` (public) places a tournament's game: `id`, `index`, `deal`, `open` (an
     account takes part) and, for a duplicate deal, `deal_games` (the indexes of every game
     of the deal: the game is sealed until they are all over). `rated` (public, written only
-    when true): the finished game's result goes into the ladder."""
+    when true): the finished game's result goes into the ladder. `allow_same_account`
+    (public, written only when true; unrated games only): one account may take several
+    seats (application.seating)."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
@@ -54,6 +57,8 @@ def game_created(
         created["tournament"] = dict(tournament)
     if rated:
         created["rated"] = True
+    if allow_same_account:
+        created["allow_same_account"] = True
     return created
 
 

@@ -61,6 +61,7 @@ class GameRecord:
     ended_early: str | None = None  # the reason a game ended before its rules' end
     rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
+    allow_same_account: bool = False  # one account may take several seats (unrated only)
 
     @property
     def rules(self):
@@ -78,6 +79,8 @@ class GameRecord:
     @cached_property  # a record never changes; `replace` makes a new one
     def status(self) -> Status:
         if self.state is None:
+            if self.cancelled:  # its creator cancelled it while it waited for seats
+                return Status.CANCELLED
             return Status.EXPIRED if self.expired else Status.WAITING
         if self.ended_early:
             return Status.CANCELLED if self.cancelled else Status.FINISHED
@@ -91,7 +94,7 @@ class GameRecord:
 
     @property
     def cancelled(self) -> bool:
-        """Ended by its tournament's cancellation: no result counts."""
+        """Ended by its creator's or its tournament's cancellation: no result counts."""
         return self.ended_early == ENDED_CANCELLED
 
     @property
@@ -109,11 +112,11 @@ class GameRecord:
         return DEFAULT_FALLBACK if DEFAULT_FALLBACK in bots else sorted(bots)[0]
 
     def bot_of(self, seat: int) -> str | None:
-        """The bot playing a seat: its own, or the fallback of a forfeited seat."""
-        bot = self.players[seat].get("bot")
-        if bot is None and seat in self.forfeited:
+        """The bot playing a seat: its own, or the fallback of a forfeited seat (a bot's
+        seat too: one that forfeited because it kept failing, application.stalls)."""
+        if seat in self.forfeited:
             return self.fallback
-        return bot
+        return self.players[seat].get("bot")
 
     def bot_to_move(self) -> str | None:
         """The bot name of the seat to move, if a bot plays that seat."""
@@ -226,6 +229,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         bank_ms=(bank,) * seats,
         rated=bool(event.get("rated")),
         tournament=event.get("tournament"),
+        allow_same_account=bool(event.get("allow_same_account")),
     )
 
 

@@ -65,6 +65,7 @@ def encode(record: GameRecord, last_raw_entry: bytes) -> bytes:
         "ended_early": record.ended_early,
         "rated": record.rated,
         "tournament": record.tournament,
+        "allow_same_account": record.allow_same_account,
     }
     return orjson.dumps(data)
 
@@ -96,6 +97,7 @@ def decode(blob: bytes | None) -> StoredSnapshot | None:
             ended_early=data["ended_early"],
             rated=data["rated"],
             tournament=data["tournament"],
+            allow_same_account=bool(data.get("allow_same_account")),
         )
         rules = record.rules
         if data["sf"] != rules.state_format:

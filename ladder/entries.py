@@ -8,7 +8,6 @@ forfeited seats rank after every seat in play), whether it won, whether it forfe
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -87,10 +86,3 @@ class LadderEntry:
     @classmethod
     def from_json(cls, raw: str | bytes) -> LadderEntry:
         return cls.from_dict(json.loads(raw))
-
-
-def ranks(scores: Sequence[float | None], forfeited: Sequence[bool]) -> list[int]:
-    """Competition ranks (1 is best, ties share): forfeited seats after the seats in play,
-    then higher scores first (a missing score counts as a tie)."""
-    keys = [(lost, -(score or 0)) for score, lost in zip(scores, forfeited, strict=True)]
-    return [1 + sum(other < mine for other in keys) for mine in keys]

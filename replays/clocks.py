@@ -95,7 +95,7 @@ class ClockCheck:
         if reason == "timeouts":
             if self.clock is None or self.timeouts[seat] < self.clock.get("max_timeouts", 0):
                 raise ClockFault(f"seat {seat} forfeits for timeouts before max_timeouts", n)
-        elif reason != "resigned":
+        elif reason not in ("resigned", "bot_failed"):  # bot_failed: application.stalls
             raise ClockFault(f"seat_forfeited gives no known reason: {quote(reason)}", n)
         self.forfeited.add(seat)
 
@@ -109,7 +109,7 @@ class ClockCheck:
             seat, version = timed_out
             if batch.by != seat:
                 raise ClockFault(f"after seat {seat}'s timeout, seat {batch.by} moved", batch.n)
-        elif batch.by in self.forfeited:  # only a person's seat forfeits
+        elif batch.by in self.forfeited:  # the fallback plays a forfeited seat (a bot's too)
             version = batch.n - 1
         else:
             return

@@ -74,20 +74,58 @@ class AccountStore:
         self.clustered = isinstance(client, RedisCluster)
         self.create_script = client.register_script(load_script("account_create.lua"))
 
-    def create(self, record: AccountRecord) -> bool:
-        """Store a new account and index its key; False when the name (folded) is taken."""
+    def create(self, record: AccountRecord, skeleton: str) -> bool:
+        """Store a new account and index its key and its confusable skeleton (one script);
+        False when the name (folded) or the skeleton is taken."""
         folded = record.folded
-        if self.clustered:  # the two keys sit on different slots: claim the name, then index
+        if self.clustered:  # the keys sit on different slots: claim the skeleton, the name
+            # (a skeleton claimed for a name that turns out taken names that account: its
+            # skeleton is the same), then index the key
+            if not self.client.set(keys.account_skeleton(skeleton), folded, nx=True):
+                return False
             if not self.create_script(keys=[keys.account(folded)], args=[*_fields(record), ""]):
                 return False
             self.client.set(keys.account_key(record.key_hash), folded)
             return True
-        script_keys = [keys.account(folded), keys.account_key(record.key_hash)]
+        script_keys = [
+            keys.account(folded),
+            keys.account_key(record.key_hash),
+            keys.account_skeleton(skeleton),
+        ]
         return bool(self.create_script(keys=script_keys, args=[*_fields(record), folded]))
+
+    def skeleton_holder(self, skeleton: str) -> str | None:
+        """The folded name of the account holding a confusable skeleton, or None."""
+        found = self.client.get(keys.account_skeleton(skeleton))
+        return None if found is None else text(found)
+
+    def index_skeletons(self, skeleton_of) -> int:
+        """Index the skeleton (`skeleton_of(name)`) of every stored account that has none
+        indexed (accounts from before skeletons); where two share one, the first keeps it.
+        How many were indexed."""
+        indexed = 0
+        for key in self.client.scan_iter(match=keys.account_pattern(), count=500):
+            name = self.client.hget(key, "name")
+            if name is None:
+                continue
+            name = text(name)
+            if self.client.set(keys.account_skeleton(skeleton_of(name)), fold(name), nx=True):
+                indexed += 1
+        return indexed
 
     def get(self, name: str) -> AccountRecord | None:
         """The account of `name` (any case), or None."""
         return _record(self.client.hgetall(keys.account(fold(name))))
+
+    def bot_flags(self, names: list[str]) -> dict[str, bool]:
+        """Folded name -> whether it is a bot account, for each of `names` that exists."""
+        folded = [fold(name) for name in names]
+        pipe = self.client.pipeline(transaction=False)
+        for name in folded:
+            pipe.hget(keys.account(name), "bot")
+        found = pipe.execute() if folded else []
+        pairs = zip(folded, found, strict=True)
+        return {name: text(bot) == "1" for name, bot in pairs if bot is not None}
 
     def name_of_key(self, key_hash: str) -> str | None:
         """The folded name the key hash is indexed to, or None."""

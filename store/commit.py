@@ -77,8 +77,11 @@ class Committer:
         self.client.script_load(self.store.append_script.script)
         self.client.script_load(self.index_script.script)
 
-    def write_index(self, record: GameRecord, before: GameRecord | None = None) -> None:
-        """Write the index entries of one game's version (one pipelined round trip)."""
+    def write_index(
+        self, record: GameRecord, before: GameRecord | None = None, listed: bool | None = None
+    ) -> None:
+        """Write the index entries of one game's version (one pipelined round trip);
+        `listed` as store.index.update takes it."""
         pipe = self.client.pipeline(transaction=False)
-        index.update(pipe, record, before)
+        index.update(pipe, record, before, listed)
         pipe.execute()

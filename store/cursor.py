@@ -16,15 +16,11 @@ change between the two steps. It names one key: legal on a Redis Cluster.
 from __future__ import annotations
 
 import base64
-import binascii
 import re
+import struct
 from dataclasses import dataclass
 
-import orjson
 import redis
-
-MAX_MEMBER = 200
-MEMBER = re.compile(r"^[\x21-\x7e]{1,200}$")  # ids and names: visible ASCII
 
 PAGE_AFTER = """
 local key = KEYS[1]
@@ -54,43 +50,55 @@ return redis.call('ZREVRANGE', key, start, start + limit - 1, 'WITHSCORES')
 
 
 class BadCursor(ValueError):
-    """A cursor this service did not hand out (malformed, or holding odd values)."""
+    """A string that is not of a cursor's form (CURSOR_PATTERN)."""
+
+
+# A cursor: the score's IEEE 754 bits (16 lower-case hex digits, never an infinity or a NaN:
+# exponent bits not all ones), then the member, base64url without padding (1 to 201 bytes).
+# Every string of this form names a position, and a walk may start after any position, so
+# every such string is accepted (openapi.yaml states the pattern); nothing else is.
+CURSOR_PATTERN = (
+    r"^(?:[0-689a-e][0-9a-f]{2}|[7f](?:[0-9a-e][0-9a-f]|f[0-9a-e]))[0-9a-f]{13}"
+    r"(?:[A-Za-z0-9_-]{4}){0,66}[A-Za-z0-9_-]{2,4}$"
+)
+_CURSOR = re.compile(CURSOR_PATTERN.replace("$", r"\Z"))
 
 
 @dataclass(frozen=True)
 class Position:
-    """Where a walk stands: the score and member of the last item handed out."""
+    """Where a walk stands: the score and member of the last item handed out (a member
+    from a client's cursor that is not UTF-8 stays bytes: Redis compares bytes)."""
 
     score: float
-    member: str
+    member: str | bytes
 
     def encode(self) -> str:
-        """The opaque cursor a client passes back (base64url of JSON, no padding)."""
-        raw = orjson.dumps([self.score, self.member])
-        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        """The opaque cursor a client passes back (CURSOR_PATTERN)."""
+        member = self.member if isinstance(self.member, bytes) else self.member.encode()
+        tail = base64.urlsafe_b64encode(member).rstrip(b"=").decode()
+        return struct.pack(">d", self.score).hex() + tail
 
     @classmethod
     def decode(cls, cursor: str) -> Position:
-        """The position a cursor of `encode` names; BadCursor for anything else."""
-        if not isinstance(cursor, str) or not 1 <= len(cursor) <= 400:
-            raise BadCursor("a cursor is a string this service handed out")
+        """The position a cursor names; BadCursor for a string not of a cursor's form."""
+        if not isinstance(cursor, str) or not _CURSOR.match(cursor):
+            raise BadCursor("a cursor is a string of the form next_cursor has")
+        (score,) = struct.unpack(">d", bytes.fromhex(cursor[:16]))
+        tail = cursor[16:]
+        raw = base64.urlsafe_b64decode(tail + "=" * (-len(tail) % 4))
         try:
-            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-            score, member = orjson.loads(raw)
-        except (binascii.Error, ValueError, TypeError) as error:
-            raise BadCursor("a cursor is a string this service handed out") from error
-        number = isinstance(score, int | float) and not isinstance(score, bool)
-        if not number or abs(score) > 2**53 or not isinstance(member, str):
-            raise BadCursor("a cursor is a string this service handed out")
-        if not MEMBER.match(member):
-            raise BadCursor("a cursor is a string this service handed out")
-        return cls(float(score), member)
+            member: str | bytes = raw.decode()
+        except UnicodeDecodeError:
+            member = raw
+        return cls(score, member)
 
 
 def score_text(score: float) -> str:
     """A score as Redis parses it back to the same double."""
     score = float(score)
-    return str(int(score)) if score.is_integer() else repr(score)
+    if score.is_integer() and abs(score) < 2**53:
+        return str(int(score))
+    return repr(score)
 
 
 class Pager:

@@ -88,8 +88,18 @@ def update_after_append(
     pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
 
 
+def of_a_deal(record: GameRecord) -> bool:
+    """Whether a game belongs to a duplicate deal (`deal_games` in its placement): sealed
+    until every game of its deal is over (application.seals), and kept out of the listings
+    until then."""
+    return bool(record.tournament and record.tournament.get("deal_games"))
+
+
 def update(
-    pipe: redis.client.Pipeline | Writes, record: GameRecord, before: GameRecord | None = None
+    pipe: redis.client.Pipeline | Writes,
+    record: GameRecord,
+    before: GameRecord | None = None,
+    listed: bool | None = None,
 ) -> None:
     """Queue the index writes for a game's new version on `pipe`.
 
@@ -98,8 +108,18 @@ def update(
     once; its status sets change only with its status; a game whose bot was not due has no
     bot-turn entry to remove). Without `before` every entry of the game is written afresh,
     so a rebuild also takes it out of the sets of every other status.
+
+    `listed` (default: unless the game belongs to a duplicate deal) says whether the game
+    goes into the listings (by creation, game type, status: GET /v1/games and the export
+    walk them). A game of a deal is listed only once its deal is over: the tournament
+    writes its entries afresh with `listed` then (application.tournaments.record_game);
+    an unlisted rewrite takes it out of every listing.
     """
-    if before is None:
+    listed = not of_a_deal(record) if listed is None else listed
+    if not listed:
+        if before is None:
+            _unlist(pipe, record)
+    elif before is None:
         created = {record.game_id: record.created_at}
         pipe.zadd(keys.games_by_created(), created, nx=True)
         pipe.zadd(keys.games_by_game(record.game), created, nx=True)
@@ -108,7 +128,7 @@ def update(
         record.game_id,
         orjson.dumps(summary(record)),
     )
-    if before is None or before.status != record.status:
+    if listed and (before is None or before.status != record.status):
         _file_by_status(pipe, record, STATUSES if before is None else (before.status,))
     if _bot_due(record):
         pipe.zadd(keys.bot_turns(), {record.game_id: record.updated_at})
@@ -196,6 +216,15 @@ def _file_by_status(
         if status != record.status:
             pipe.zrem(keys.games_by_status(status), record.game_id)
             pipe.zrem(keys.games_by_game_and_status(record.game, status), record.game_id)
+
+
+def _unlist(pipe, record: GameRecord) -> None:
+    """Take a game out of every listing (by creation, by game type, by status)."""
+    pipe.zrem(keys.games_by_created(), record.game_id)
+    pipe.zrem(keys.games_by_game(record.game), record.game_id)
+    for status in STATUSES:
+        pipe.zrem(keys.games_by_status(status), record.game_id)
+        pipe.zrem(keys.games_by_game_and_status(record.game, status), record.game_id)
 
 
 def _bot_due(record: GameRecord) -> bool:

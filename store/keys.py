@@ -121,6 +121,13 @@ def account_turns() -> str:
     return f"{PREFIX}:index:account-turns"
 
 
+def webhook_call(game_id: str) -> str:
+    """Hash of a game's webhook call (application.webhooks): `version` (the turn), `attempt`
+    (how many calls of it were begun) and `until` (ms: no other call of that turn before
+    then), so each turn is called once at a time whoever claims it."""
+    return _game(game_id, "webhook-call")
+
+
 def games_waiting() -> str:
     """Sorted set of the games that wait for seats (never started), scored by creation (ms):
     what the expiry sweep looks at (the listing's own set of waiting games)."""
@@ -149,6 +156,24 @@ def rate_counter(prefix: str, limit: str, client: str, window: int) -> str:
     return f"{prefix}:{limit}:{client}:{window}"
 
 
+def cpu_budget_counter(payer: str, limit: str, window: int) -> str:
+    """String: milliseconds of bot CPU charged to one payer (`addr:<address>` or
+    `acct:<folded name>`) in one fixed window of one budget limit (store.budget); a payer's
+    counters share the hash tag `{b:<payer>}`, so one script checks them all."""
+    return f"{PREFIX}:budget:{{b:{payer}}}:{limit}:{window}"
+
+
+def game_creator(game_id: str) -> str:
+    """Hash: who created an API game (its creator token's digest, its account) and the bot
+    CPU charged for it (store.budget, store.creators)."""
+    return _game(game_id, "creator")
+
+
+def tournament_cpu(tid: str) -> str:
+    """Hash: the bot CPU charged for a tournament and used by its games (store.budget)."""
+    return _tournament(tid, "cpu")
+
+
 # ----- tournaments ---------------------------------------------------------------------------
 
 
@@ -164,6 +189,17 @@ def tournament_spec(tid: str) -> str:
 def tournament_outcomes(tid: str) -> str:
     """Hash: game index -> JSON outcome, written with HSETNX (a result counts once)."""
     return _tournament(tid, "outcomes")
+
+
+def tournament_held(tid: str) -> str:
+    """Hash: game index -> JSON outcome of a duplicate deal's game held back until every
+    game of its deal is over (then moved to the outcomes in index order)."""
+    return _tournament(tid, "held")
+
+
+def tournament_void(tid: str) -> str:
+    """Set of the indexes whose recorded outcome is void (a cancelled game: no result)."""
+    return _tournament(tid, "void")
 
 
 def tournament_leases(tid: str) -> str:
@@ -336,6 +372,23 @@ def account_games_of(folded_name: str, game: str) -> str:
 def account_playing(folded_name: str) -> str:
     """Sorted set of the account's games in play (active or final round), by creation (ms)."""
     return _account(folded_name, "playing")
+
+
+def account_skeleton(skeleton: str) -> str:
+    """String: an account name's confusable skeleton (application.name_skeleton) -> the
+    folded name holding it; a sign-up whose skeleton is held is refused."""
+    return f"{PREFIX}:account-skeleton:{skeleton}"
+
+
+def account_pattern() -> str:
+    """SCAN pattern of every account record."""
+    return f"{PREFIX}:account:*:record"
+
+
+def account_webhook_error(folded_name: str) -> str:
+    """String: JSON of the last failed webhook call of an account (its owner sees it in
+    GET /v1/me; the public log only shows the turn's timeout at its deadline)."""
+    return _account(folded_name, "webhook-error")
 
 
 def account_key(key_hash: str) -> str:

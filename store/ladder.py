@@ -111,6 +111,12 @@ class LadderStore:
         if due:
             self.client.zadd(keys.games_to_settle(), due, nx=True)
 
+    def settle_now(self, due: dict[str, int]) -> None:
+        """Make games (id -> ms due) due at once, whether or not they wait in the set (a
+        deferred game's claim is cut short)."""
+        if due:
+            self.client.zadd(keys.games_to_settle(), due)
+
     def pending(self) -> list[str]:
         """Every game in the set to settle."""
         return [text(game_id) for game_id in self.client.zrange(keys.games_to_settle(), 0, -1)]

@@ -12,6 +12,7 @@ queue; a job hands on its successor once (`handoff:<first>`, set in the same scr
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import redis
 
@@ -41,16 +42,35 @@ return next
 """
 
 
-# KEYS[1] outcomes hash, KEYS[2] finish order list; ARGV: game index, outcome JSON, channel.
-# Records the outcome once (HSETNX), notes its place in the finish order and tells the
-# tournament's channel; returns {1 if recorded by this call, outcomes recorded in all}.
+# KEYS[1] outcomes hash, KEYS[2] finish order list, KEYS[3] held outcomes hash, KEYS[4] void
+# set; ARGV: game index, outcome JSON, channel, JSON list of the indexes of the game's deal
+# (ascending; the game alone but in duplicate). Records the outcome once: held until every
+# game of its deal has one, then the deal's outcomes are released together in index order
+# (each takes the next place in the finish order, is told on the tournament's channel, and a
+# void one joins the void set). Returns {1 if recorded by this call, outcomes released in
+# all, 1 if the deal is released}.
 RECORD_OUTCOME = """
-local recorded = redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
-if recorded == 1 then
-  redis.call('RPUSH', KEYS[2], ARGV[1])
-  redis.call('PUBLISH', ARGV[3], ARGV[1])
+local index = ARGV[1]
+if redis.call('HEXISTS', KEYS[1], index) == 1 then
+  return {0, redis.call('HLEN', KEYS[1]), 1}
 end
-return {recorded, redis.call('HLEN', KEYS[1])}
+local recorded = redis.call('HSETNX', KEYS[3], index, ARGV[2])
+local deal = cjson.decode(ARGV[4])
+for _, game in ipairs(deal) do
+  if redis.call('HEXISTS', KEYS[3], tostring(game)) == 0 then
+    return {recorded, redis.call('HLEN', KEYS[1]), 0}
+  end
+end
+for _, game in ipairs(deal) do
+  local member = tostring(game)
+  local outcome = redis.call('HGET', KEYS[3], member)
+  redis.call('HSET', KEYS[1], member, outcome)
+  redis.call('HDEL', KEYS[3], member)
+  if cjson.decode(outcome)['void'] then redis.call('SADD', KEYS[4], member) end
+  redis.call('RPUSH', KEYS[2], member)
+  redis.call('PUBLISH', ARGV[3], member)
+end
+return {recorded, redis.call('HLEN', KEYS[1]), 1}
 """
 
 # KEYS[1] the tick lease; ARGV[1] its holder's token. Drops the lease only if still held.
@@ -139,21 +159,54 @@ class TournamentStore:
         found = self.client.hmget(keys.tournament_outcomes(tid), [str(i) for i in indexes])
         return [index for index, raw in zip(indexes, found, strict=True) if raw is None]
 
-    def record_outcome(self, tid: str, outcome: GameOutcome, total: int) -> bool:
-        """Record a finished game's outcome once; True if this call recorded it.
+    def record_outcome(
+        self, tid: str, outcome: GameOutcome, total: int, deal: Sequence[int] = ()
+    ) -> bool:
+        """Record the outcome of a game that is over once; True if this call recorded it.
 
-        A recorded outcome takes the next place in the finish order (what the tournament's
-        stream walks) and tells the tournament's channel. The call that records the last
-        missing outcome marks the tournament finished.
+        `deal`: the indexes of the games of its deal (duplicate; default: the game alone).
+        The outcome is held back until every game of the deal has one; then the deal's
+        outcomes are released in index order, each taking the next place in the finish order
+        (what the tournament's stream walks) and told on the tournament's channel. Until
+        then nothing of the game counts or shows (standings, stream, progress, seal). The
+        call that releases the last missing outcome marks the tournament finished.
         """
         payload = json.dumps(outcome.to_dict(), separators=(",", ":"))
-        recorded, done = self._record_outcome(
-            keys=[keys.tournament_outcomes(tid), keys.tournament_finish_order(tid)],
-            args=[str(outcome.index), payload, keys.tournament_channel(tid)],
+        games = sorted(deal) if deal else [outcome.index]
+        recorded, done, _ = self._record_outcome(
+            keys=[
+                keys.tournament_outcomes(tid),
+                keys.tournament_finish_order(tid),
+                keys.tournament_held(tid),
+                keys.tournament_void(tid),
+            ],
+            args=[str(outcome.index), payload, keys.tournament_channel(tid), json.dumps(games)],
         )
         if done >= total:
             self.mark_finished(tid)
         return bool(recorded)
+
+    def released(self, tid: str, indexes: Sequence[int]) -> bool:
+        """Whether every one of these games has its outcome released (a deal is over)."""
+        return not self.missing_outcomes(tid, indexes)
+
+    def unrecorded(self, tid: str, indexes) -> list[int]:
+        """Those of `indexes` with no outcome recorded yet, released or held."""
+        indexes = list(indexes)
+        fields = [str(i) for i in indexes]
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hmget(keys.tournament_outcomes(tid), fields)
+        pipe.hmget(keys.tournament_held(tid), fields)
+        released, held = pipe.execute()
+        return [
+            index
+            for index, out, hold in zip(indexes, released, held, strict=True)
+            if out is None and hold is None
+        ]
+
+    def void_count(self, tid: str) -> int:
+        """How many released outcomes are void (cancelled games: no result)."""
+        return int(self.client.scard(keys.tournament_void(tid)))
 
     def finished_since(self, tid: str, position: int, limit: int = 200) -> list[GameOutcome]:
         """The outcomes recorded after the first `position` ones, in the order recorded."""
@@ -222,7 +275,12 @@ class TournamentStore:
         return sorted((GameOutcome.from_dict(json.loads(v)) for v in raw), key=lambda o: o.index)
 
     def recorded_indexes(self, tid: str) -> set[int]:
-        return {int(i) for i in self.client.hkeys(keys.tournament_outcomes(tid))}
+        """The indexes with an outcome recorded, released or held."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hkeys(keys.tournament_outcomes(tid))
+        pipe.hkeys(keys.tournament_held(tid))
+        released, held = pipe.execute()
+        return {int(i) for i in [*released, *held]}
 
     def leases(self, tid: str) -> dict[int, int]:
         return {

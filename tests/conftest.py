@@ -32,6 +32,12 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
+def pytest_configure(config):
+    """Tests serve their webhook bots on loopback: allow it, as `make run` does (the
+    default allows public addresses only; tests of that build their own policy)."""
+    os.environ.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory) -> str:
     """URL of a real Redis server for the whole test session."""

@@ -3,7 +3,12 @@
 Per entry: games, wins (sole winner), shared wins (one of several tied winners), win rate,
 mean score with its 95% interval, turns timed out, games forfeited, games per seat, and an
 openskill Plackett-Luce rating (mu, sigma, ordinal = mu - 3 sigma) updated game by game in
-game-index order, so the rating does not depend on the order the games finished in.
+game-index order from each game's ranks (forfeited seats last: the ladder's ranking), so the
+rating does not depend on the order the games finished in.
+
+A game ended early by forfeits (one seat left in play) counts as a game, a win for the seat
+left and a forfeit for the others, but has no scores: the mean score and the pairs are over
+scored games. Void games (cancelled, expired) count nowhere here (`results`).
 
 Wins add up: every game has one sole winner, or a shared win (tied winners; counted once
 per game here, once per tied entry in `shared_wins`), or no winner at all (every seat
@@ -34,6 +39,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from domain import ranking
+
 ROUND = 4
 DEAL = "deal"
 GAME = "game"
@@ -50,24 +57,43 @@ Z_975 = 1.96  # the limit for many degrees of freedom
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """One finished game of a tournament: which entry sat where, its deal, and its result
-    (per seat: score, turns timed out, whether the seat forfeited)."""
+    """One game of a tournament that is over: which entry sat where, its deal, and its
+    result per seat (score, rank, turns timed out, whether the seat forfeited), as
+    gamelog.outcome reads it for the ladder too. A game ended early by forfeits has no
+    scores (None) and ranks its forfeited seats last; a `void` game (cancelled, expired)
+    counts in no standings."""
 
     index: int
     game_id: str
     entries: tuple[int, ...]  # entry index per seat
-    scores: tuple[float, ...]  # per seat
+    scores: tuple[float | None, ...]  # per seat; None: the game ended before its scoring
     winners: tuple[int, ...]  # seats
     deal: int = -1  # the deal (game seed) played; -1: the game's own (its index)
     timeouts: tuple[int, ...] = ()  # per seat (empty: none)
     forfeited: tuple[int, ...] = ()  # seats
+    ranks: tuple[int, ...] = ()  # per seat, 1 is best (empty: from scores and forfeits)
+    ended: str | None = None  # why it ended before its rules' end (forfeit, cancelled)
+    void: str | None = None  # cancelled, expired: no result counts
 
     @property
     def deal_or_index(self) -> int:
         return self.index if self.deal < 0 else self.deal
 
+    @property
+    def placed(self) -> tuple[int, ...]:
+        """Each seat's rank (domain.ranking, as the ladder ranks it)."""
+        if self.ranks:
+            return self.ranks
+        lost = [seat in self.forfeited for seat in range(len(self.entries))]
+        return tuple(ranking.ranks(self.scores, lost))
+
+    @property
+    def scored(self) -> bool:
+        """Whether every seat has a score (not a game ended early)."""
+        return all(score is not None for score in self.scores)
+
     def to_dict(self) -> dict:
-        return {
+        data = {
             "index": self.index,
             "game_id": self.game_id,
             "entries": list(self.entries),
@@ -76,7 +102,13 @@ class GameOutcome:
             "deal": self.deal_or_index,
             "timeouts": list(self.timeouts),
             "forfeited": list(self.forfeited),
+            "ranks": list(self.placed),
         }
+        if self.ended:
+            data["ended"] = self.ended
+        if self.void:
+            data["void"] = self.void
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> GameOutcome:
@@ -89,6 +121,9 @@ class GameOutcome:
             deal=int(data.get("deal", data["index"])),
             timeouts=tuple(data.get("timeouts", ())),
             forfeited=tuple(data.get("forfeited", ())),
+            ranks=tuple(data.get("ranks", ())),
+            ended=data.get("ended"),
+            void=data.get("void"),
         )
 
     @classmethod
@@ -101,8 +136,7 @@ class GameOutcome:
         deal: int = -1,
         timeouts: Sequence[int] = (),
     ):
-        """From a game's result (`rules.result(state)`, or a record's `result`, which
-        names its `forfeited` seats)."""
+        """From a scored result (`rules.result(state)`, as a local tournament plays it)."""
         return cls(
             index,
             game_id,
@@ -113,6 +147,11 @@ class GameOutcome:
             tuple(timeouts),
             tuple(result.get("forfeited", ())),
         )
+
+
+def results(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
+    """The outcomes that count as results (not void: cancelled or expired games)."""
+    return [outcome for outcome in outcomes if not outcome.void]
 
 
 def entry_labels(bots: Sequence[str]) -> list[str]:
@@ -152,14 +191,15 @@ def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def ratings(entries: int, outcomes: Iterable[GameOutcome]) -> list[dict]:
-    """openskill Plackett-Luce rating of each entry after every game, in index order."""
+    """openskill Plackett-Luce rating of each entry after every game, in index order, from
+    each game's ranks (forfeited seats last, as the ladder rates)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     current = [model.rating(name=str(entry)) for entry in range(entries)]
     for outcome in sorted(outcomes, key=lambda o: o.index):
         teams = [[current[entry]] for entry in outcome.entries]
-        rated = model.rate(teams, scores=list(outcome.scores))
+        rated = model.rate(teams, ranks=list(outcome.placed))
         for entry, team in zip(outcome.entries, rated, strict=True):
             current[entry] = team[0]
     return [
@@ -173,11 +213,12 @@ def ratings(entries: int, outcomes: Iterable[GameOutcome]) -> list[dict]:
 
 
 def scores_by_entry(entries: int, outcomes: Iterable[GameOutcome]) -> list[list[float]]:
-    """Every score of each entry, in game-index order."""
+    """Every score of each entry, in game-index order (a game ended early has none)."""
     scores: list[list[float]] = [[] for _ in range(entries)]
     for outcome in sorted(outcomes, key=lambda o: o.index):
         for seat, entry in enumerate(outcome.entries):
-            scores[entry].append(outcome.scores[seat])
+            if outcome.scores[seat] is not None:
+                scores[entry].append(outcome.scores[seat])
     return scores
 
 
@@ -200,10 +241,12 @@ def standings(bots: Sequence[str], seats: int, outcomes: Sequence[GameOutcome]) 
     shared = [0] * entries
     timeouts = [0] * entries
     forfeits = [0] * entries
+    games = [0] * entries
     per_seat = [[0] * seats for _ in range(entries)]
     for outcome in outcomes:
         sole = len(outcome.winners) == 1
         for seat, entry in enumerate(outcome.entries):
+            games[entry] += 1
             per_seat[entry][seat] += 1
             if outcome.timeouts:
                 timeouts[entry] += outcome.timeouts[seat]
@@ -218,16 +261,15 @@ def standings(bots: Sequence[str], seats: int, outcomes: Sequence[GameOutcome]) 
     rated = ratings(entries, outcomes)
     rows = []
     for entry in range(entries):
-        games = len(scores[entry])
         mean, low, high = mean_ci95(scores[entry])
         rows.append(
             {
                 "entry": entry,
                 "bot": labels[entry],
-                "games": games,
+                "games": games[entry],
                 "wins": wins[entry],
                 "shared_wins": shared[entry],
-                "win_rate": round(wins[entry] / games, ROUND) if games else 0.0,
+                "win_rate": round(wins[entry] / games[entry], ROUND) if games[entry] else 0.0,
                 "mean_score": round(mean, ROUND),
                 "score_ci95": [round(low, ROUND), round(high, ROUND)],
                 "timeouts": timeouts[entry],
@@ -257,8 +299,8 @@ def pair_differences(
     }
     for unit in sorted(by_deal):
         games = by_deal[unit]
-        if len(games) != deal_size:
-            continue  # a deal still being played (or cancelled in part): not comparable
+        if len(games) != deal_size or not all(game.scored for game in games):
+            continue  # a deal still being played, cut short or unscored: not comparable
         totals: dict[int, list[float]] = {}
         for outcome in games:
             for seat, entry in enumerate(outcome.entries):

@@ -7,7 +7,14 @@ from typing import NamedTuple
 
 from tournaments import schedule, seeds
 from tournaments.spec import TournamentSpec
-from tournaments.standings import GameOutcome, pairs, scores_by_entry, standings, win_totals
+from tournaments.standings import (
+    GameOutcome,
+    pairs,
+    results,
+    scores_by_entry,
+    standings,
+    win_totals,
+)
 
 
 class StandingsTable(NamedTuple):
@@ -48,6 +55,13 @@ def status_of(spec: TournamentSpec, done: int, cancelled: bool = False) -> str:
     return CANCELLED if cancelled else RUNNING
 
 
+def status_from(spec: TournamentSpec, progress: Progress, cancelled: bool) -> str:
+    """The status from the progress: finished once every game is over (finished, or void
+    in a tournament that goes on: a game cancelled alone), else running or cancelled."""
+    done = progress.finished if cancelled else progress.finished + progress.cancelled
+    return status_of(spec, done, cancelled)
+
+
 def summary(
     tournament_id: str,
     spec: TournamentSpec,
@@ -63,8 +77,7 @@ def summary(
     A cancelled tournament never shows them (its unplayed deals stay secret)."""
     if isinstance(progress, int):
         progress = Progress(progress)
-    done = progress.finished
-    status = status_of(spec, done, cancelled_at is not None)
+    status = status_from(spec, progress, cancelled_at is not None)
     return {
         "id": tournament_id,
         "game": spec.game,
@@ -94,14 +107,17 @@ def summary(
 
 
 def export_document(summary_: dict, spec: TournamentSpec, outcomes: list[GameOutcome]) -> dict:
-    """standings.json: the summary plus every entry's scores and every game's outcome."""
-    scores = scores_by_entry(len(spec.bots), outcomes)
+    """standings.json: the summary plus every entry's scores, every counted game's outcome,
+    and the indexes of the games that were cancelled (void: no result)."""
+    counted = results(outcomes)
+    scores = scores_by_entry(len(spec.bots), counted)
     document = dict(summary_)
     document["standings"] = [
         {**row, "scores": scores[row["entry"]]} for row in summary_["standings"]
     ]
-    document["win_totals"] = win_totals(outcomes)
-    document["outcomes"] = [outcome.to_dict() for outcome in outcomes]
+    document["win_totals"] = win_totals(counted)
+    document["outcomes"] = [outcome.to_dict() for outcome in counted]
+    document["cancelled_games"] = [outcome.index for outcome in outcomes if outcome.void]
     return document
 
 
@@ -111,6 +127,7 @@ def deal_size(spec: TournamentSpec) -> int:
 
 
 def compute_table(spec: TournamentSpec, outcomes: list[GameOutcome]) -> StandingsTable:
-    """The standings rows and the pairs table of these outcomes."""
-    rows = standings(spec.bots, spec.players_per_game, outcomes)
-    return StandingsTable(rows, pairs(spec.bots, outcomes, deal_size(spec)))
+    """The standings rows and the pairs table of these outcomes (void games left out)."""
+    counted = results(outcomes)
+    rows = standings(spec.bots, spec.players_per_game, counted)
+    return StandingsTable(rows, pairs(spec.bots, counted, deal_size(spec)))

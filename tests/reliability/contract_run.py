@@ -2,17 +2,23 @@
 
 The run the issue names: `st run <url>/openapi.yaml --checks all --phases
 examples,coverage,fuzzing,stateful`, bounded by --max-examples and seeded. The links of
-openapi.yaml let the stateful phase create games and tournaments and use their tokens.
+openapi.yaml let the stateful phase create games and tournaments and use their tokens; two
+accounts and a game made first give every phase a real account key and a real seat's token
+(schemathesis.toml), so the account and seat operations are reached, not only refused.
 Used by tests/reliability/test_contract_run.py.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import requests
 
 PHASES = "examples,coverage,fuzzing,stateful"
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +32,18 @@ class ContractRun:
     returncode: int
     output: str
     events: list[dict]
+
+    def only_unauthorized(self) -> list[str]:
+        """The operations st warned answered only 401/403 (its "Authentication failed")."""
+        found, inside = [], False
+        for line in self.output.splitlines():
+            if line.startswith(("401 Unauthorized", "403 Forbidden")):
+                inside = True
+            elif inside and line.startswith("  - "):
+                found.append(line[4:].strip())
+            elif inside and line.strip():
+                inside = False
+        return found
 
     def summary(self) -> str:
         """The end of the text report (failures and warnings), for an assertion message."""
@@ -48,12 +66,42 @@ def st_command(base_url: str, report: Path, max_examples: int, seed: int) -> lis
     ]  # fmt: skip
 
 
+def account_key(base_url: str, prefix: str) -> str:
+    """The key of a new bot account on the server."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    made = requests.post(f"{base_url}/v1/accounts", json={"name": name, "bot": True}, timeout=10)
+    made.raise_for_status()
+    return made.json()["key"]
+
+
+def seated_game(base_url: str) -> tuple[str, str, str]:
+    """A new game of two people on the server: its id, seat 0's token, its creator token."""
+    players = [{"name": "ann"}, {"name": "bea"}]
+    made = requests.post(
+        f"{base_url}/v1/games", json={"game": "keltis-card", "players": players}, timeout=10
+    )
+    made.raise_for_status()
+    game = made.json()
+    return game["id"], game["seats"][0]["token"], game["creator_token"]
+
+
 def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1) -> ContractRun:
-    """Run `st` against `base_url` (a loopback server)."""
+    """Run `st` against `base_url` (a loopback server), with account keys and a seat's
+    token for its auth."""
     report = work_dir / "events.ndjson"
+    game_id, token, creator = seated_game(base_url)
+    env = {
+        **os.environ,
+        "KELTIS_CONTRACT_KEY": account_key(base_url, "contract"),
+        "KELTIS_CONTRACT_ROTATING_KEY": account_key(base_url, "rotating"),
+        "KELTIS_CONTRACT_GAME": game_id,
+        "KELTIS_CONTRACT_SEAT_TOKEN": token,
+        "KELTIS_CONTRACT_CREATOR_TOKEN": creator,
+    }
     done = subprocess.run(
         st_command(base_url, report, max_examples, seed),
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=900,

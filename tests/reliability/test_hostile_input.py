@@ -111,7 +111,7 @@ def test_bad_moves_get_the_error_shape_and_change_nothing(hostile_app, game, nam
 
 
 BAD_QUERIES = [
-    "/v1/games?cursor=" + "9" * 30,
+    "/v1/games?cursor=" + "9" * 15,
     "/v1/games?limit=" + "9" * 30,
     "/v1/games?cursor=-1",
     "/v1/games?status=%00",

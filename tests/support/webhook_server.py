@@ -1,19 +1,22 @@
 """A webhook bot's server for tests: threaded http.server on 127.0.0.1 that checks the
-signature (HMAC-SHA256 over the raw body, compared in constant time), records every turn it
-was sent, and answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it
-serves HTTPS, and its URL names `host` (bound to the first address `host` resolves to)."""
+signature (`t=...,v1=...`: HMAC-SHA256 over the timestamp and the raw body, compared in
+constant time, application.webhooks.verify), records every call and turn it was sent, and
+answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it serves HTTPS,
+and its URL names `host` (bound to the first address `host` resolves to). Tarpit: a webhook
+that never answers."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from application.webhooks import verify
 
 # behaviour(turn) -> (status, headers, body bytes)
 Behaviour = Callable[[dict], tuple[int, dict, bytes]]
@@ -40,6 +43,7 @@ class WebhookServer:
         self.behaviour = behaviour
         self.secret: str | None = None
         self.turns: list[dict] = []
+        self.calls: list[tuple[bytes, str]] = []  # (raw body, signature header) of each call
         self.bad_signatures = 0
         self.lock = threading.Lock()
         server = self
@@ -49,6 +53,8 @@ class WebhookServer:
 
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with server.lock:
+                    server.calls.append((raw, self.headers.get("X-Keltis-Signature", "")))
                 if not server.signed(raw, self.headers.get("X-Keltis-Signature", "")):
                     with server.lock:
                         server.bad_signatures += 1
@@ -85,8 +91,7 @@ class WebhookServer:
     def signed(self, raw: bytes, header: str) -> bool:
         if self.secret is None:
             return False
-        expected = "sha256=" + hmac.new(self.secret.encode(), raw, hashlib.sha256).hexdigest()
-        return hmac.compare_digest(expected.encode(), header.encode())
+        return verify(self.secret, raw, header, time.time())
 
     def start(self) -> WebhookServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -95,3 +100,35 @@ class WebhookServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class Tarpit:
+    """A webhook that accepts every connection on 127.0.0.1 and never answers (it holds
+    them until `close()`); `connections` counts the connections accepted."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/move"
+        self.held: list[socket.socket] = []
+        self.connections = 0
+        self.lock = threading.Lock()
+
+    def start(self) -> Tarpit:
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):  # closed
+            while True:
+                connection, _ = self.listener.accept()
+                with self.lock:
+                    self.held.append(connection)
+                    self.connections += 1
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # wakes the accepting thread
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        with self.lock:
+            for connection in self.held:
+                connection.close()

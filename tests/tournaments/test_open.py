@@ -373,3 +373,28 @@ def test_a_tournament_of_mcts_is_played_turn_by_turn_and_holds_no_worker_for_a_g
         created_event = http.get(f"{base}/v1/games/{gid}/events").json()["events"][0]["event"]
         assert created_event["tournament"]["open"] is True  # played turn by turn
         assert verify(http.get(f"{base}/v1/games/{gid}/replay").json()).ok
+
+
+def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, workers):
+    """Issue 23, item 1, on the real stack: greedy against an account with no client behind
+    it, a 1 s clock, max_timeouts 2: each game ends by the account's forfeit, the workers
+    go on to the next game, and the standings and the ladder count both games alike."""
+    base = web.base_url
+    workers("--deadline-every", "0.1")
+    idle, _ = stream_account(base)  # never connects
+    body = {
+        "game": "keltis-card",
+        "bots": ["greedy", {"account": idle}],
+        "games": 2,
+        "clock": {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2},
+    }
+    tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
+    final = follow(http, base, tid, 30)
+    assert final["status"] == "finished", final["progress"]
+    assert final["progress"]["finished"] == 2
+    assert [row["games"] for row in final["standings"]] == [2, 2]
+    assert [row["forfeits"] for row in final["standings"]] == [0, 2]
+    assert [row["wins"] for row in final["standings"]] == [2, 0]
+    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
+    assert all(o["ended"] == "forfeit" and o["scores"] == [None, None] for o in export["outcomes"])
+    wait_for(lambda: _ladder_games(http, base, idle) == 2, 30)

@@ -11,6 +11,7 @@ from rq import Worker
 
 from application.tournaments import games_of_job
 from devtools.tallies import recompute_from_logs
+from store import keys
 from store.keys import tournament_game_job_id as game_job_id
 from store.tournaments import TournamentStore
 
@@ -51,7 +52,16 @@ def assert_consistent_with_games(redis_client, state: dict) -> None:
 
 
 def worker_of(redis_client, pid: int) -> Worker | None:
-    return next((w for w in Worker.all(connection=redis_client) if w.pid == pid), None)
+    """The main RQ worker of a process (not its interactive lane, workers.lanes)."""
+    tournaments = keys.tournament_queue_name()
+    return next(
+        (
+            w
+            for w in Worker.all(connection=redis_client)
+            if w.pid == pid and tournaments in w.queue_names()
+        ),
+        None,
+    )
 
 
 def test_fifty_games_on_two_workers_match_the_games_results(

@@ -15,8 +15,9 @@ import trustme
 from application.accounts import AccountService
 from application.games import GameService
 from application.webhook_http import CA_FILE_ENV
-from application.webhooks import MOVED, call_turn
-from application.webhooks_policy import DEFAULT_ALLOW, WebhookPolicy, parse_allow
+from application.webhooks import FAILED, MOVED, WebhookCaller
+from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from store.webhook_calls import last_error
 from tests.support.webhook_server import WebhookServer
 from tests.workers import processes
 from tests.workers.processes import stop
@@ -59,7 +60,7 @@ def https_webhook(ca):
 
 def seat_webhook(redis_client, server: WebhookServer) -> tuple[GameService, str]:
     """A game whose seat 0 is a webhook bot account calling `server`, to move now."""
-    accounts = AccountService(redis_client, WebhookPolicy(parse_allow(DEFAULT_ALLOW)))
+    accounts = AccountService(redis_client, WebhookPolicy(parse_allow(LOOPBACK_ALLOW)))
     created = accounts.sign_up(f"tls{secrets.token_hex(5)}", True, server.url)
     server.secret = created.webhook_secret
     service = GameService(redis_client)
@@ -74,7 +75,12 @@ def events_of(service: GameService, game_id: str) -> list[dict]:
 
 
 def policy() -> WebhookPolicy:
-    return WebhookPolicy(parse_allow(DEFAULT_ALLOW))
+    return WebhookPolicy(parse_allow(LOOPBACK_ALLOW))
+
+
+def call_turn(service: GameService, game_id: str):
+    """Call the turn's webhook once; its outcome."""
+    return WebhookCaller(service, policy(), timeout_s=5).call(game_id)
 
 
 def test_an_https_webhook_with_a_valid_certificate_for_its_host_name_moves(
@@ -83,14 +89,14 @@ def test_an_https_webhook_with_a_valid_certificate_for_its_host_name_moves(
     server = https_webhook(HOST)
     assert server.url.startswith(f"https://{HOST}:")
     service, game_id = seat_webhook(redis_client, server)
-    assert call_turn(service, policy(), game_id) == MOVED
+    assert call_turn(service, game_id).kind == MOVED
     assert len(server.turns) == 1 and server.bad_signatures == 0
     moved = [e for e in events_of(service, game_id) if e["type"] != "turn_timed_out"]
     assert len(moved) >= 2  # the game's start, then the webhook's move
 
 
 @pytest.mark.parametrize("case", ["another_host_name", "untrusted_ca"])
-def test_an_https_webhook_whose_certificate_does_not_check_out_times_out_with_tls(
+def test_an_https_webhook_whose_certificate_does_not_check_out_fails_with_tls_told_to_its_owner(
     redis_client, ca_file, https_webhook, case
 ):
     if case == "another_host_name":
@@ -98,17 +104,19 @@ def test_an_https_webhook_whose_certificate_does_not_check_out_times_out_with_tl
     else:
         server = https_webhook(HOST, issuer=trustme.CA())  # right name, unknown CA
     service, game_id = seat_webhook(redis_client, server)
-    assert call_turn(service, policy(), game_id) == "tls"
+    outcome = call_turn(service, game_id)
+    assert (outcome.kind, outcome.reason) == (FAILED, "tls")
     assert server.turns == []  # the body never reached the server
-    timeouts = [e for e in events_of(service, game_id) if e["type"] == "turn_timed_out"]
-    assert [t["reason"] for t in timeouts] == ["tls"]
+    assert not [e for e in events_of(service, game_id) if e["type"] == "turn_timed_out"]
+    owner = service.load(game_id)[0].players[0]["account"].lower()
+    assert last_error(redis_client, owner)["reason"] == "tls"  # told to the owner only
 
 
 def test_plain_http_webhooks_still_work_with_a_ca_file_set(redis_client, ca_file):
     server = WebhookServer().start()
     try:
         service, game_id = seat_webhook(redis_client, server)
-        assert call_turn(service, policy(), game_id) == MOVED
+        assert call_turn(service, game_id).kind == MOVED
         assert len(server.turns) == 1
     finally:
         server.close()

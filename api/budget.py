@@ -1,0 +1,128 @@
+"""Bot CPU budgets in the API (application.budget), and the creator's cancel of a game.
+
+Configuration ("<seconds> per <period>[;...]", the `limits` syntax, or "off"):
+KELTIS_BOT_CPU_BUDGET_ANON (per client address, requests without an account key; default
+DEFAULT_ANON) and KELTIS_BOT_CPU_BUDGET_ACCOUNT (per account, requests with its key; default
+DEFAULT_ACCOUNT). BUDGET_* keys in test_config override them; apps made with TESTING=True
+have no budgets unless BUDGET_ENABLED is given. A refused request gets 429
+`cpu_budget_exceeded` with `budget_seconds`, `remaining_seconds`, `requested_seconds` and
+Retry-After. Creator records (who may cancel a game) are written with or without budgets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+
+from api import extensions, presenters, schemas
+from api.auth import bearer_token
+from api.ratelimit import LOCAL_ADDRESS
+from application import auth, budget, cancel
+from application.budget import DEFAULT_ACCOUNT, DEFAULT_ANON, Budgets, Payer, parse_limits
+from application.errors import Unauthenticated
+from store import keys
+from store.budget import BudgetStore
+
+EXTENSION = "keltis_budget"
+STORE_EXTENSION = "keltis_budget_store"
+
+blueprint = Blueprint("game_cancel", __name__, url_prefix="/v1/games")
+
+
+def _store() -> BudgetStore:
+    return current_app.extensions[STORE_EXTENSION]
+
+
+def _budgets() -> Budgets | None:
+    return current_app.extensions.get(EXTENSION)
+
+
+def _account_key() -> str | None:
+    """The bearer token when it is an account key (any other is ignored here)."""
+    try:
+        token = bearer_token()
+    except Unauthenticated:
+        return None
+    return token if auth.is_account_key(token) else None
+
+
+def _payer(account_key: str | None) -> Payer:
+    """The payer of this request: the key's account (Unauthenticated when the key is not
+    valid), else the client address."""
+    account = None
+    if account_key is not None:
+        account = auth.account_of(extensions.service().accounts, account_key).folded
+    return Payer.of(request.remote_addr or LOCAL_ADDRESS, account)
+
+
+@contextlib.contextmanager
+def _charged(cost_s: float, account_key: str | None):
+    """Charge `cost_s` to the request's payer (CpuBudgetExceeded when it does not fit);
+    given back when the block raises. Yields (payer, ticket or None)."""
+    payer = _payer(account_key)
+    budgets = _budgets()
+    ticket = budgets.admit(payer, cost_s) if budgets is not None else None
+    try:
+        yield payer, ticket
+    except BaseException:
+        if ticket is not None:
+            budgets.refund(ticket)
+        raise
+
+
+@contextlib.contextmanager
+def game_charge(game: str, players: list[dict], account_key: str | None):
+    """Around a game's creation: charge its bot work up front; yields `created(record)`,
+    which writes the creator record and returns the creator token."""
+    with _charged(budget.game_seconds(game, players), account_key) as (payer, ticket):
+
+        def created(record) -> str:
+            token = cancel.new_creator_token()
+            cancel.record_creator(_store(), record.game_id, token, payer.account, ticket)
+            return token
+
+        yield created
+
+
+@contextlib.contextmanager
+def tournament_charge(body: dict):
+    """Around a tournament's start: charge its bot work up front; yields `started(tid)`,
+    which writes the tournament's charge record."""
+    with _charged(budget.tournament_seconds(body), _account_key()) as (payer, ticket):
+
+        def started(tid: str) -> None:
+            budget.record_tournament(_store(), tid, payer, ticket)
+
+        yield started
+
+
+def tournament_cancelled(tid: str) -> None:
+    """After a tournament's cancellation: give back the unused part of its charge."""
+    budget.settle(_store(), keys.tournament_cpu(tid))
+
+
+@blueprint.post("/<game_id>/cancel")
+def cancel_game(game_id: str):
+    record = cancel.cancel(extensions.service(), _store(), game_id, bearer_token())
+    return jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, None)))
+
+
+def init_app(app: Flask) -> None:
+    """Budgets and creator records in `app` (settings already in app.config win), and the
+    cancel endpoint."""
+    app.config.setdefault("BUDGET_ENABLED", not app.testing)
+    app.config.setdefault("BUDGET_ANON", os.environ.get("KELTIS_BOT_CPU_BUDGET_ANON", DEFAULT_ANON))
+    app.config.setdefault(
+        "BUDGET_ACCOUNT", os.environ.get("KELTIS_BOT_CPU_BUDGET_ACCOUNT", DEFAULT_ACCOUNT)
+    )
+    store = BudgetStore(app.extensions[extensions.EXTENSION].client)
+    app.extensions[STORE_EXTENSION] = store
+    if app.config["BUDGET_ENABLED"]:
+        app.extensions[EXTENSION] = Budgets(
+            store,
+            parse_limits(app.config["BUDGET_ANON"]),
+            parse_limits(app.config["BUDGET_ACCOUNT"]),
+        )
+    app.register_blueprint(blueprint)

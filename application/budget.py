@@ -1,0 +1,212 @@
+"""Bot CPU budgets: who pays for a request's bot work, whether it fits, and settling what
+was charged against what the workers measured.
+
+The design: a request with bot work (a game with bot seats, a tournament) is charged its
+estimate (application.estimate) up front, all or nothing, against its payer's budget: an
+account's when the request carries an account key, else its client address's (a smaller
+budget). What does not fit is refused before anything is written (CpuBudgetExceeded: 429
+with what is left). The workers measure the CPU time each bot job really takes and add it
+to the request's charge record; when the game ends on a bot's move, or its creator (or a
+tournament's organiser) cancels it, the record is settled once: the counters still in their
+window get the difference (the unused estimate back, or an overrun charged).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass
+
+from limits import parse_many
+
+from application import estimate
+from domain.errors import KeltisError, Kind
+from domain.registry import get_rules
+from store import keys
+from store.budget import BudgetStore, Charge, Limit, window_end_s
+from tournaments.spec import DEFAULT_CONCURRENCY, make_spec
+
+log = logging.getLogger(__name__)
+
+OFF = "off"
+DEFAULT_ANON = "600 per hour;2400 per day"
+DEFAULT_ACCOUNT = "3600 per hour;14400 per day"
+TOURNAMENT_GAME = re.compile(r"^(?P<tid>[A-Za-z0-9_-]+)-g[0-9]+$")
+
+
+class CpuBudgetExceeded(KeltisError):
+    """The request's bot work does not fit in what is left of its payer's budget (429)."""
+
+    code = "cpu_budget_exceeded"
+    kind = Kind.RATE_LIMITED
+
+    def __init__(self, budget_s: float, remaining_s: float, requested_s: float, retry_s: float):
+        super().__init__(
+            f"this needs about {requested_s:.1f} CPU-seconds of bot work; "
+            f"{remaining_s:.1f} of {budget_s:g} are left in this period"
+        )
+        self.retry_after_s = max(1, math.ceil(retry_s))
+        self.details = {
+            "budget_seconds": round(budget_s, 3),
+            "remaining_seconds": round(remaining_s, 3),
+            "requested_seconds": round(requested_s, 3),
+        }
+
+
+def parse_limits(setting: str) -> list[Limit]:
+    """Limits of a setting "<seconds> per <period>[;...]" (the `limits` syntax); [] for off."""
+    setting = str(setting).strip()
+    if setting.lower() == OFF:
+        return []
+    return [Limit(int(item.amount) * 1000, int(item.get_expiry())) for item in parse_many(setting)]
+
+
+@dataclass(frozen=True)
+class Payer:
+    """Who pays: `addr:<address>` or `acct:<folded account name>`."""
+
+    id: str
+    account: str | None = None
+
+    @classmethod
+    def of(cls, address: str, account: str | None) -> Payer:
+        if account:
+            return cls(f"acct:{account}", account)
+        return cls(f"addr:{address}")
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A charge made for one request (to be recorded, or refunded if the request fails)."""
+
+    payer: Payer
+    cost_ms: int
+    charge: Charge | None
+
+
+class Budgets:
+    """The budgets of anonymous clients and of accounts, counted in one BudgetStore."""
+
+    def __init__(self, store: BudgetStore, anon: list[Limit], account: list[Limit]):
+        self.store = store
+        self.anon = sorted(anon, key=lambda lim: lim.period_s)
+        self.account = sorted(account, key=lambda lim: lim.period_s)
+
+    def limits_of(self, payer: Payer) -> list[Limit]:
+        return self.account if payer.account else self.anon
+
+    def admit(self, payer: Payer, cost_s: float) -> Ticket:
+        """Charge `cost_s` to `payer`; CpuBudgetExceeded (nothing charged) when it does not
+        fit in every limit."""
+        cost_ms = math.ceil(round(max(0.0, cost_s) * 1000, 6))
+        limits = self.limits_of(payer)
+        if not limits or cost_ms == 0:
+            return Ticket(payer, cost_ms, None)
+        charge = self.store.charge(payer.id, limits, cost_ms)
+        if charge.ok:
+            return Ticket(payer, cost_ms, charge)
+        now = self.store.clock()
+        over = [i for i, lim in enumerate(limits) if charge.used_ms[i] + cost_ms > lim.amount_ms]
+        binding = min(over, key=lambda i: limits[i].amount_ms - charge.used_ms[i])
+        limit = limits[binding]
+        raise CpuBudgetExceeded(
+            limit.amount_ms / 1000,
+            max(0, limit.amount_ms - charge.used_ms[binding]) / 1000,
+            cost_ms / 1000,
+            window_end_s(limit, now) - now,
+        )
+
+    def refund(self, ticket: Ticket) -> None:
+        """Give back a ticket whose request failed."""
+        if ticket.charge is not None:
+            self.store.adjust(ticket.charge.counters, -ticket.cost_ms)
+
+
+def ticket_charge(ticket: Ticket | None) -> tuple[int, tuple[str, ...]]:
+    """(ms charged, counters charged) of a ticket, for its charge record."""
+    if ticket is None or ticket.charge is None:
+        return 0, ()
+    return ticket.cost_ms, ticket.charge.counters
+
+
+def record_tournament(store: BudgetStore, tid: str, payer: Payer, ticket: Ticket | None) -> None:
+    """Write a new tournament's charge record (its games' bot CPU is noted there)."""
+    store.open_record(keys.tournament_cpu(tid), *ticket_charge(ticket), payer=payer.id)
+
+
+def settle(store: BudgetStore, key: str, used_ms: int = 0) -> int | None:
+    """Settle a charge record once: its counters still in their window get what was used
+    minus what was charged. The ms given back (negative: charged on top), or None when it
+    was settled already or has no record."""
+    settled = store.use(key, used_ms, settle=True)
+    if settled is None:
+        return None
+    delta = settled.used_ms - settled.charged_ms
+    store.adjust(settled.counters, delta)
+    return -delta
+
+
+def record_key(game_id: str, tournament: dict | None) -> str:
+    """The charge record a game's bot CPU counts against: its tournament's, else its own."""
+    if tournament and tournament.get("id"):
+        return keys.tournament_cpu(tournament["id"])
+    return keys.game_creator(game_id)
+
+
+def note_cpu(store: BudgetStore, key: str, used_s: float, ended: bool = False) -> None:
+    """A worker measured `used_s` of CPU for a charge record (a game that `ended` settles
+    it). Never raises: a budget's bookkeeping must not fail a bot turn."""
+    try:
+        if ended:
+            settle(store, key, round(used_s * 1000))
+        else:
+            store.use(key, round(used_s * 1000))
+    except Exception:
+        log.exception("could not note %.3f s of bot CPU on %s", used_s, key)
+
+
+def note_game_cpu(service, game_id: str, used_s: float) -> None:
+    """A bot job of a game took `used_s` of CPU: noted on its charge record (its own, or
+    its tournament's); a game of its own that ended settles its record."""
+    try:
+        record = service.load(game_id)[0]
+    except Exception:
+        log.exception("could not load game %s to note its bot CPU", game_id)
+        return
+    key = record_key(game_id, record.tournament)
+    ended = record.finished and not record.tournament
+    note_cpu(BudgetStore(service.client), key, used_s, ended)
+
+
+def note_tournament_cpu(client, tid: str, used_s: float) -> None:
+    """A tournament's game job took `used_s` of CPU: noted on its charge record."""
+    note_cpu(BudgetStore(client), keys.tournament_cpu(tid), used_s)
+
+
+def tournament_seconds(request: dict) -> float:
+    """The estimate of a tournament request (checked as tournaments.start checks it)."""
+    spec = make_spec(
+        request["game"],
+        request["bots"],
+        request.get("players_per_game"),
+        request.get("games"),
+        request.get("seed") or "estimate",
+        options=request.get("options") or {},
+        format=request.get("format", "rotation"),
+        games_per_table=request.get("games_per_table"),
+        clock=request.get("clock"),
+        concurrency=request.get("concurrency", DEFAULT_CONCURRENCY),
+        parallel_per_account=request.get("parallel_per_account", False),
+    )
+    rules = get_rules(spec.game)
+    return estimate.tournament_seconds(rules, spec.bots, spec.players_per_game, spec.games)
+
+
+def game_seconds(game: str, players: list[dict]) -> float:
+    """The estimate of a game request (0 for an unknown game: creating it fails anyway)."""
+    try:
+        rules = get_rules(game)
+    except (KeltisError, KeyError):
+        return 0.0
+    return estimate.game_seconds(rules, players)

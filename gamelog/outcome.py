@@ -1,0 +1,88 @@
+"""The outcome of a game that is over, seat by seat: the one reading of a game's end that the
+ladder (application.settle), tournament standings (application.tournaments) and exports
+share, so a game counts the same way everywhere.
+
+Every way a game ends gives one:
+- the rules' end: the rules' scores, ranked (`domain.ranking`), winners as the result says;
+- forfeits (timeouts, a resignation, a stalled bot's timeouts): a forfeited seat ranks last;
+  a game ended early (one seat left in play) has no scores, its seat in play wins;
+- cancelled (its tournament, or the game alone) or expired waiting for seats: `void`, no
+  result counts (unrated, in no standings, not exported as a finished game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.ranking import ranks
+from gamelog.record import GameRecord, Status
+from gamelog.results import result_of
+
+VOID_CANCELLED = "cancelled"
+VOID_EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """One seat's end: score (None for a game ended early), rank (1 is best), whether it
+    won, whether it forfeited."""
+
+    score: float | None
+    rank: int
+    winner: bool
+    forfeited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A game's end: its seats, why it ended early (`forfeit`, `cancelled`, or None), and
+    `void` (`cancelled`, `expired`) when no result counts."""
+
+    seats: tuple[SeatOutcome, ...]
+    ended: str | None = None
+    void: str | None = None
+
+    @property
+    def scores(self) -> tuple[float | None, ...]:
+        return tuple(seat.score for seat in self.seats)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(seat.rank for seat in self.seats)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(n for n, seat in enumerate(self.seats) if seat.winner)
+
+    @property
+    def forfeited(self) -> tuple[int, ...]:
+        return tuple(n for n, seat in enumerate(self.seats) if seat.forfeited)
+
+
+def is_over(record: GameRecord) -> bool:
+    """Whether the game takes no more moves: finished (any way) or expired."""
+    return record.finished or record.status == Status.EXPIRED
+
+
+def outcome_of(record: GameRecord) -> Outcome | None:
+    """The outcome of a game that is over; None while it is not."""
+    if not is_over(record):
+        return None
+    seats = len(record.players)
+    forfeited = [seat in record.forfeited for seat in range(seats)]
+    if record.cancelled or record.status == Status.EXPIRED:
+        void = VOID_CANCELLED if record.cancelled else VOID_EXPIRED
+        placed = ranks([None] * seats, forfeited)
+        return Outcome(
+            tuple(SeatOutcome(None, placed[s], False, forfeited[s]) for s in range(seats)),
+            record.ended_early,
+            void,
+        )
+    result = result_of(record)
+    scores = result.get("scores") or [None] * seats
+    winners = set(result.get("winners") or ())
+    placed = ranks(scores, forfeited)
+    return Outcome(
+        tuple(SeatOutcome(scores[s], placed[s], s in winners, forfeited[s]) for s in range(seats)),
+        record.ended_early,
+    )

@@ -1,0 +1,116 @@
+"""Bot CPU budgets in Redis: per-payer counters in fixed windows (milliseconds), and the
+charge record of each request that was charged (a game's creator record, a tournament's
+cpu record), which the workers add the CPU they measure to and which is settled once.
+
+Keys come from store.keys; a payer's counters share one hash tag, so the charge script
+checks and charges all of them atomically (all or nothing), also on a Redis Cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+import redis
+
+from store import keys
+from store.codec import text
+from store.eventstore import load_script
+
+RECORD_TTL_S = 30 * 24 * 3600  # a charge (and creator) record outlives any game it is for
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One budget limit: `amount_ms` of bot CPU per `period_s` seconds (a fixed window)."""
+
+    amount_ms: int
+    period_s: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.amount_ms}-{self.period_s}"
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What a charge attempt found: whether it was charged, each limit's use (ms) after it
+    (unchanged when refused), and the counters charged."""
+
+    ok: bool
+    used_ms: tuple[int, ...]
+    counters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A charge record settled now: the estimate charged, the CPU measured, its counters."""
+
+    charged_ms: int
+    used_ms: int
+    counters: tuple[str, ...]
+
+
+def window(limit: Limit, now_s: float) -> int:
+    """The number of the fixed window of `limit` that `now_s` falls in."""
+    return int(now_s // limit.period_s)
+
+
+def window_end_s(limit: Limit, now_s: float) -> float:
+    """When the window of `limit` that holds `now_s` ends (epoch seconds)."""
+    return (window(limit, now_s) + 1) * limit.period_s
+
+
+class BudgetStore:
+    """The budget counters and charge records on one Redis client."""
+
+    def __init__(self, client: redis.Redis, clock=time.time):
+        self.client = client
+        self.clock = clock
+        self._charge = client.register_script(load_script("budget_charge.lua"))
+        self._adjust = client.register_script(load_script("budget_adjust.lua"))
+        self._use = client.register_script(load_script("budget_use.lua"))
+
+    def charge(self, payer: str, limits: list[Limit], cost_ms: int) -> Charge:
+        """Charge `cost_ms` to `payer` under every limit, or nothing when any would go over."""
+        now = self.clock()
+        counters = [keys.cpu_budget_counter(payer, lim.label, window(lim, now)) for lim in limits]
+        args: list = [max(0, int(cost_ms))]
+        for limit in limits:
+            args.extend((limit.amount_ms, limit.period_s + 60))
+        reply = self._charge(keys=counters, args=args)
+        return Charge(bool(int(reply[0])), tuple(int(u) for u in reply[1:]), tuple(counters))
+
+    def adjust(self, counters, delta_ms: int) -> None:
+        """Add `delta_ms` (negative: a refund) to counters whose window is still open."""
+        if delta_ms:
+            for counter in counters:
+                self._adjust(keys=[counter], args=[int(delta_ms)])
+
+    def open_record(self, key: str, charged_ms: int, counters, **extra) -> None:
+        """Write the charge record of a request charged `charged_ms` on `counters` (with
+        `extra` fields, e.g. a game creator's token digest and account; None is left out)."""
+        fields = {
+            "charged_ms": int(charged_ms),
+            "used_ms": 0,
+            "counters": json.dumps(list(counters)),
+            **{name: value for name, value in extra.items() if value is not None},
+        }
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, RECORD_TTL_S)
+        pipe.execute()
+
+    def record(self, key: str) -> dict[str, str]:
+        """The fields of a charge record (empty when there is none)."""
+        return {text(k): text(v) for k, v in self.client.hgetall(key).items()}
+
+    def use(self, key: str, used_ms: int, settle: bool = False) -> Settled | None:
+        """Add CPU measured by a worker to a charge record (nothing without one); with
+        `settle`, settle it now: the Settled record the first time, else None."""
+        reply = self._use(keys=[key], args=[max(0, int(used_ms)), "1" if settle else "0"])
+        if not reply:
+            return None
+        charged, used, counters = reply
+        return Settled(int(text(charged)), int(text(used)), tuple(json.loads(text(counters))))
