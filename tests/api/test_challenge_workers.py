@@ -116,3 +116,22 @@ def test_a_two_board_match_is_played_to_one_summed_result_and_one_ladder_entry(
     ladder = LadderStore(redis_client)
     assert ladder.sequence_of([match["id"], *(g["id"] for g in match["games"])])[0] is not None
     assert ladder.sequence_of([g["id"] for g in match["games"]]) == [None, None]
+
+
+def test_a_webhook_bot_declines_with_its_reason(client, worker):
+    def declining(turn: dict) -> tuple[int, dict, bytes]:
+        return 200, {"Content-Type": "application/json"}, b'{"decline": "no_bot"}'
+
+    server = WebhookServer(declining).start()
+    try:
+        ann = sign_up(client)
+        bot = hook_account(client, server)
+        made = challenge(client, ann["key"], [{"account": bot["name"]}])
+
+        def declined():
+            read = client.get(f"/v1/challenges/{made['id']}", headers=bearer(ann["key"])).json
+            return read if read["status"] == "declined" else None
+
+        assert wait_for(declined, 15)["decline_reason"] == "no_bot"
+    finally:
+        server.close()
