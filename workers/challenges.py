@@ -28,7 +28,7 @@ MAX_CALLS = 8  # challenge webhook calls in flight per worker process
 class ChallengeThread(PeriodicThread):
     """Runs the challenges' pass until stopped."""
 
-    def __init__(self, redis_url: str, every_s: float = 0.1, max_calls: int = MAX_CALLS):
+    def __init__(self, redis_url: str, every_s: float = 0.2, max_calls: int = MAX_CALLS):
         super().__init__("challenges", every_s)
         self.redis_url = redis_url
         self.max_calls = max_calls

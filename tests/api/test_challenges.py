@@ -82,8 +82,12 @@ def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, 
     ann, bea = sign_up(client), sign_up(client, bot=True)
     ann_stream, bea_stream = stream(app, ann["key"]), stream(app, bea["key"])
     time.sleep(0.4)
-    made = challenge(client, ann["key"], [{"account": bea["name"]}], seat_order="given")
+    clock = {"move_seconds": 60}
+    made = challenge(
+        client, ann["key"], [{"account": bea["name"]}], seat_order="given", clock=clock
+    )
     assert made["status"] == "open" and made["players"] == 2 and made["game_id"] is None
+    assert made["clock"]["move_seconds"] == 60
     incoming = client.get("/v1/challenges?direction=incoming", headers=bearer(bea["key"]))
     assert [c["id"] for c in incoming.json["challenges"]] == [made["id"]]
     outgoing = client.get("/v1/challenges?direction=outgoing", headers=bearer(ann["key"]))
@@ -95,6 +99,7 @@ def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, 
     game_id = accepted.json["game_id"]
     game = client.get(f"/v1/games/{game_id}").json
     assert [p["name"] for p in game["players"]] == [ann["name"], bea["name"]]  # given order
+    assert game["clock"]["move_seconds"] == 60 and game["rated"] is False
     seen_bea, seen_ann = bea_stream(), ann_stream()
     assert typed(seen_bea, "challenge")[0]["challenge"]["id"] == made["id"]
     for seen in (seen_ann, seen_bea):
