@@ -179,7 +179,11 @@ class Challenges:
         self.store.notify(stored)
         if invitees:
             return present(stored)
-        return present(self._accepted(stored, challenger.folded, ticket))
+        try:
+            return present(self._accepted(stored, challenger.folded, ticket))
+        except BaseException:
+            self.charger.refund(ticket)
+            raise
 
     def _opponents(self, challenger: AccountRecord, body: dict) -> tuple[list[dict], list[str]]:
         """The opponents named as their accounts write them, and the folded names of those
