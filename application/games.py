@@ -319,10 +319,11 @@ class GameService:
         name: str | None,
         invite: str | None = None,
         account_key: str | None = None,
-    ) -> tuple[GameRecord, str]:
+    ) -> tuple[GameRecord, str | None]:
         """Take an open seat (with its join code, when it was opened with an invite); the game
         starts (same batch) when it was the last one. With an account key the seat is the
-        account's, under its name."""
+        account's, under its name, and no seat token is made: the key alone acts for it, so
+        replacing the key leaves nothing that still reads the seat."""
         account, webhook = None, False
         if account_key is not None:
             holder = auth.account_of(self.accounts, account_key)
@@ -350,10 +351,10 @@ class GameService:
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
                 events += record.rules.start(len(record.players), record.options, chance)
-            token = tokens.new_token(game_id, seat)
+            token = None if account is not None else tokens.new_token(game_id, seat)
             batch = make_batch(record.version + 1, events, self.clock(), None, None)
             after = fold_entries(record, game_id, batch)
-            digest = {seat: tokens.digest(token)}
+            digest = {seat: tokens.digest(token)} if token is not None else {}
             request = AppendRequest(game_id, record.version, batch, new_token_hashes=digest)
             if self.committer.commit(request, after, record).ok:
                 self._committed(record, after, digest)
