@@ -171,9 +171,8 @@ class PairingPass:
             if alive:
                 live.append(found)
                 seen[found.id] = now
-            elif now - found.seen > self.settings.bounds.grace_ms:
-                if self.store.close(found):
-                    result.closed.append(found.id)
+            elif now - found.seen > self.settings.bounds.grace_ms and self.store.close(found):
+                result.closed.append(found.id)
         self.store.seen(seen)
         return live
 
@@ -283,9 +282,7 @@ class PairingPass:
         when it does not fit)."""
         if self.budgets is None:
             return None
-        return self.budgets.admit(
-            Payer.of("", seeker.folded), budget.game_seconds(game, players)
-        )
+        return self.budgets.admit(Payer.of("", seeker.folded), budget.game_seconds(game, players))
 
     def _note_opponents(self, seeks: list[StoredSeek], bots: tuple[str, ...], now: int) -> None:
         everyone = [participant_id(s.account, bot=False) for s in seeks]

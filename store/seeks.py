@@ -117,7 +117,11 @@ class SeekStore:
         of the first seek that was not claimable (closed, or at its max_games)."""
         script_keys = []
         for found in seeks:
-            script_keys += [keys.seek(found.id), keys.seek_playing(found.id), keys.seek_games(found.id)]
+            script_keys += [
+                keys.seek(found.id),
+                keys.seek_playing(found.id),
+                keys.seek_games(found.id),
+            ]
         args = [game_id, now_ms, GAMES_KEPT, *(int(s.data["max_games"]) for s in seeks)]
         return int(self.claim_script(keys=script_keys, args=args))
 
