@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 MAX_SEEKS = 5000  # open seeks one pass reads
 CREATE_GRACE_MS = 30_000  # a claim whose game does not exist after this is released
 WEBHOOK_FAILING_MS = 60_000  # a failed webhook call this recent ends a webhook-only seek
-LEASE_MS = 10_000
+LEASE_MS = 3_000  # a pass killed midway holds the others up this long at most
 
 
 @dataclass(frozen=True, slots=True)
