@@ -24,6 +24,7 @@ MODULES = [
     "bench.clocks",
     "bench.streams",
     "bench.streams_cluster",
+    "bench.seeks",
     "bench.webhooks",
     "bench.webhook_tarpit",
     "bench.ladder",
