@@ -24,6 +24,7 @@ ASSETS = {
     "dom.js": "text/javascript",
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
+    "seek.js": "text/javascript",
     "words.js": "text/javascript",
 }
 # Same-origin only: the pages fetch nothing from anywhere else.
