@@ -1,4 +1,4 @@
-""""Play now" in the web lobby, in Debian's headless Chromium against the real stack (a Redis
+""" "Play now" in the web lobby, in Debian's headless Chromium against the real stack (a Redis
 of these tests' own, gunicorn, a worker pairing seeks): two browsers signed in as two
 accounts press Play now and both land at the table of one rated game; alone, an account is
 given a built-in pool bot (KELTIS_POOL_BOTS) after the wait."""
@@ -18,7 +18,11 @@ from tests.support.chromium import start_chromium
 
 pytestmark = pytest.mark.redis
 
-POOL_ENV = {"KELTIS_POOL_BOTS": "greedy", "KELTIS_POOL_BOT_WAIT_S": "3", "KELTIS_PAIR_EVERY_S": "0.2"}
+POOL_ENV = {
+    "KELTIS_POOL_BOTS": "greedy",
+    "KELTIS_POOL_BOT_WAIT_S": "3",
+    "KELTIS_PAIR_EVERY_S": "0.2",
+}
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +91,8 @@ def test_a_lone_account_gets_a_pool_bot_after_the_wait(stack, browsers):
     _sign_up_in_fresh_lobby(browser, base, name)
     pressed = time.monotonic()
     _by_testid(browser, "play-now")[0].click()
-    _wait(browser, lambda: "opponents" in _by_testid(browser, "seek-status")[0].text, what="looking")
+    status = _by_testid(browser, "seek-status")[0]
+    _wait(browser, lambda: "opponents" in status.text, what="looking")
     game_id = _table(browser)
     assert time.monotonic() - pressed >= 2.5  # KELTIS_POOL_BOT_WAIT_S is 3
     game = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
