@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 MAX_SEEKS = 5000  # open seeks one pass reads
 CREATE_GRACE_MS = 30_000  # a claim whose game does not exist after this is released
 WEBHOOK_FAILING_MS = 60_000  # a failed webhook call this recent ends a webhook-only seek
+SEEN_EVERY_MS = 1_000  # a live seek's `seen` is written at most this often
 LEASE_MS = 3_000  # a pass killed midway holds the others up this long at most
 
 
@@ -170,7 +171,8 @@ class PairingPass:
                 alive = webhooks[found.folded]
             if alive:
                 live.append(found)
-                seen[found.id] = now
+                if now - found.seen >= SEEN_EVERY_MS:
+                    seen[found.id] = now
             elif now - found.seen > self.settings.bounds.grace_ms and self.store.close(found):
                 result.closed.append(found.id)
         self.store.seen(seen)
