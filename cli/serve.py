@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from application import holds
 from cli.checkout_lock import CheckoutLock
 from cli.supervise import GaveUp, Supervisor
 from store.connection import POOL_SIZE_ENV, pool_size
@@ -56,6 +57,7 @@ def gunicorn_command(
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--env", f"{POOL_SIZE_ENV}={web_pool_size(connections)}",
+        "--env", f"{holds.PER_PROCESS_ENV}={holds.per_process_for(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
         *WEB_OPTIONS,

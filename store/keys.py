@@ -134,6 +134,12 @@ def games_waiting() -> str:
     return games_by_status("waiting")
 
 
+def client_held(client_id: str) -> str:
+    """Sorted set of a client address's held streams and long polls (slot id -> ms its
+    lease ends, store.streams)."""
+    return f"{PREFIX}:held:{{c:{client_id}}}"
+
+
 def client_waiting_games(client_id: str) -> str:
     """Sorted set of the waiting games a client (a remote address) created, by creation (ms)."""
     return f"{PREFIX}:quota:waiting:{client_id}"
@@ -391,7 +397,8 @@ def account_key(key_hash: str) -> str:
 
 
 def account_streams(folded_name: str) -> str:
-    """Sorted set of the account's open event streams (stream id -> ms it expires)."""
+    """Sorted set of the account's held streams and long polls (slot id -> ms its lease
+    ends, store.streams)."""
     return _account(folded_name, "streams")
 
 
@@ -413,6 +420,22 @@ def account_turns_channel() -> str:
 def account_channel(folded_name: str) -> str:
     """The channel told of every new version of the games in which an account holds a seat."""
     return f"{PREFIX}:notify:account:{{a:{folded_name}}}"
+
+
+# ----- rating history (issue 24, people: the account page's rating chart) --------------------
+
+
+def ladder_history(game: str, participant: str) -> str:
+    """Sorted set of an account's rating after each of its rated games of `game`, scored by
+    ladder sequence number (members: ladder.history.HistoryPoint JSON). Written by the
+    ladder's fold with the ratings; a rebuild rewrites it. Carries `{ladder}` like the
+    ladder's keys, so the fold's script names it with them."""
+    return _ladder(f"history:{game}:{participant}")
+
+
+def ladder_history_pattern() -> str:
+    """SCAN pattern of every rating history key."""
+    return _ladder("history:*")
 
 
 # ----- seeks (the rated pool: application.seeks, application.pairing) ----------------------
