@@ -53,4 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import challenges
 
     challenges.init_app(app)
+    from api import seeks
+
+    seeks.init_app(app)
     return app

@@ -332,7 +332,7 @@ class Challenges:
                 game_id=stored.game_id,
                 clock=spec["clock"],
                 rated=spec["rated"] and not two_boards,
-                consented=True,
+                consenting=_accounts(players),
             )
         except VersionConflict:
             record = self.service.load(stored.game_id)[0]
@@ -375,6 +375,12 @@ class Challenges:
 def _preview(spec: dict) -> Stored:
     """An unsaved challenge of `spec` (for charging before it is written)."""
     return Stored("", spec, "open", (), None, None, 0)
+
+
+def _accounts(players: list[dict]) -> frozenset[str]:
+    """The folded names of the accounts seated: each agreed to this game (the challenger
+    by challenging, the others by accepting), so none needs its key to be seated."""
+    return frozenset(p["account"].lower() for p in players if p.get("account"))
 
 
 def _games(spec: dict) -> int:

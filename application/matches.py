@@ -168,7 +168,7 @@ def _start_second(service: GameService, match: dict, first: GameRecord) -> None:
             {**spec["options"], "board": BOARDS[1]},
             game_id=second_id,
             clock=spec["clock"],
-            consented=True,
+            consenting=frozenset(s["account"].lower() for s in spec["seats"] if "account" in s),
         )
     service.client.hset(keys.match(match["id"]), "games", orjson.dumps([first.game_id, second_id]))
 
