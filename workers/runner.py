@@ -8,6 +8,7 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues
 from store.connection import queue_client
+from workers.arenas import ArenaThread
 from workers.compact import CompactThread
 from workers.lanes import InteractiveLane, lower_this_threads_priority
 from workers.settle import SettleThread
@@ -44,6 +45,7 @@ def run_worker(
     settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
     compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
     threads = [t for t in (sweeper, clocks, callers, settler, compactor) if t is not None]
+    threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arenas)
     if not burst:
         threads += [InteractiveLane(redis_url) for _ in range(max(0, interactive_lanes))]
     for thread in threads:
