@@ -18,6 +18,7 @@ blueprint = Blueprint("webclient", __name__)
 ASSETS = {
     "app.css": "text/css",
     "api.js": "text/javascript",
+    "arena.js": "text/javascript",
     "cards.js": "text/javascript",
     "dice.js": "text/javascript",
     "docs.js": "text/javascript",
@@ -63,6 +64,13 @@ def lobby():
 @blueprint.get("/play/<game_id>")
 def table(game_id: str):
     return _answer("play.html", "text/html")
+
+
+@blueprint.get("/arenas")
+@blueprint.get("/arenas/<arena_id>")
+def arena_page(arena_id: str | None = None):
+    """The arenas (application.arenas), and one arena's live leaderboard."""
+    return _answer("arena.html", "text/html")
 
 
 @blueprint.get("/web/<name>")
