@@ -30,6 +30,7 @@ MODULES = [
     "bench.open_tournament",
     "bench.compaction",
     "bench.mcts",
+    "bench.arena",
 ]
 
 
