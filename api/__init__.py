@@ -48,4 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import budget
 
     budget.init_app(app)
+    from api import people  # issue 24: an account's public games and rating history
+
+    app.register_blueprint(people.blueprint)
     return app

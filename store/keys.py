@@ -415,6 +415,22 @@ def account_channel(folded_name: str) -> str:
     return f"{PREFIX}:notify:account:{{a:{folded_name}}}"
 
 
+# ----- rating history (issue 24, people: the account page's rating chart) --------------------
+
+
+def ladder_history(game: str, participant: str) -> str:
+    """Sorted set of an account's rating after each of its rated games of `game`, scored by
+    ladder sequence number (members: ladder.history.HistoryPoint JSON). Written by the
+    ladder's fold with the ratings; a rebuild rewrites it. Carries `{ladder}` like the
+    ladder's keys, so the fold's script names it with them."""
+    return _ladder(f"history:{game}:{participant}")
+
+
+def ladder_history_pattern() -> str:
+    """SCAN pattern of every rating history key."""
+    return _ladder("history:*")
+
+
 # ----- arenas (issue 24 item 3: the always-on bot arena; keys of one arena carry {r:<id>}) ----
 
 

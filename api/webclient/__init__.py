@@ -1,4 +1,5 @@
-"""The web client: a lobby at `/` and a table at `/play/<id>`, plain HTML, CSS and
+"""The web client: a lobby at `/`, a table at `/play/<id>`, the leaderboards at
+`/leaderboard` and an account's page at `/accounts/<name>`, plain HTML, CSS and
 JavaScript modules served from this package. The pages speak only the public API."""
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ ASSETS = {
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
     "words.js": "text/javascript",
+    # issue 24, people: the leaderboards and account pages
+    "account.js": "text/javascript",
+    "chart.js": "text/javascript",
+    "leaderboard.js": "text/javascript",
+    "people.css": "text/css",
 }
 # Same-origin only: the pages fetch nothing from anywhere else.
 POLICY = (
@@ -64,6 +70,16 @@ def lobby():
 @blueprint.get("/play/<game_id>")
 def table(game_id: str):
     return _answer("play.html", "text/html")
+
+
+@blueprint.get("/leaderboard")
+def leaderboard():
+    return _answer("leaderboard.html", "text/html")
+
+
+@blueprint.get("/accounts/<name>")
+def account_page(name: str):
+    return _answer("account.html", "text/html")
 
 
 @blueprint.get("/arenas")
