@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.schemas import NAME, ClockSchema, Strict, Text, WholeNumber
+from api.schemas import NAME, ClockSchema, ExportQuerySchema, Strict, Text, WholeNumber
 
 MAX_MS = 2**53 - 1
 
@@ -17,3 +17,9 @@ class OpenArenaSchema(Strict):
     clock = fields.Nested(ClockSchema)
     starts_at = WholeNumber(validate=validate.Range(0, MAX_MS))
     ends_at = WholeNumber(required=True, validate=validate.Range(0, MAX_MS))
+
+
+class ArenaExportQuerySchema(ExportQuerySchema):
+    """The export's query with `arena`: only that arena's games."""
+
+    arena = Text(validate=validate.Regexp(r"^[A-Za-z0-9_-]{8,40}\Z"))

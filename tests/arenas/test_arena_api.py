@@ -117,3 +117,33 @@ def test_the_stream_sends_the_leaderboard_then_a_line_per_finished_game(client, 
     again = client.get(f"/v1/arenas/{aid}/stream?after=1").data.splitlines()
     assert [json.loads(r)["type"] for r in again if r.strip()] == ["leaderboard"]
     redis_client.close()
+
+
+def test_the_export_takes_one_arenas_finished_games_newest_first(client, redis_url):
+    import redis
+
+    aid = client.post("/v1/arenas", json=body(), headers=bearer(OPERATOR)).json["id"]
+    keys = [sign_up(client, f"ex{n}x{now_ms() % 10**9}") for n in range(2)]
+    for key in keys:
+        client.post(f"/v1/arenas/{aid}/join", headers=bearer(key))
+    redis_client = redis.Redis.from_url(redis_url)
+    service, store = GameService(redis_client), ArenaStore(redis_client)
+    passes = ArenaPass(service, store)
+    finished = []
+    for _ in range(3):
+        passes.run_arena(aid)
+        ((game_id, plan),) = store.state(aid).running.items()
+        move_for(service, game_id, set(plan["accounts"]))
+        finished.append(game_id)
+    passes.run_arena(aid)  # a 4th game in play: not exported
+    exported = client.get(f"/v1/games/export?arena={aid}")
+    assert exported.status_code == 200
+    lines = [json.loads(raw) for raw in exported.data.splitlines() if raw.strip()]
+    assert [line["replay"]["header"]["game_id"] for line in lines[:-1]] == finished[::-1]
+    assert lines[-1] == {"end": True, "exported": 3, "next_cursor": None}
+    page = client.get(f"/v1/games/export?arena={aid}&limit=1").data.splitlines()
+    cursor = json.loads(page[-1])["next_cursor"]
+    rest = client.get(f"/v1/games/export?arena={aid}&cursor={cursor}").data.splitlines()
+    assert [json.loads(r)["replay"]["header"]["game_id"] for r in rest[:-1]] == finished[1::-1]
+    assert client.get("/v1/games/export?arena=nosucharena").status_code == 404
+    redis_client.close()
