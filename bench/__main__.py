@@ -23,6 +23,7 @@ MODULES = [
     "bench.load",
     "bench.clocks",
     "bench.streams",
+    "bench.stream_flood",
     "bench.streams_cluster",
     "bench.webhooks",
     "bench.webhook_tarpit",

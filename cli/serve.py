@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from application import holds
 from cli.checkout_lock import CheckoutLock
 from cli.operator_token import FILE_NAME as OPERATOR_TOKEN_FILE
 from cli.operator_token import local_operator_token
@@ -58,6 +59,7 @@ def gunicorn_command(
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--env", f"{POOL_SIZE_ENV}={web_pool_size(connections)}",
+        "--env", f"{holds.PER_PROCESS_ENV}={holds.per_process_for(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
         *WEB_OPTIONS,

@@ -134,6 +134,12 @@ def games_waiting() -> str:
     return games_by_status("waiting")
 
 
+def client_held(client_id: str) -> str:
+    """Sorted set of a client address's held streams and long polls (slot id -> ms its
+    lease ends, store.streams)."""
+    return f"{PREFIX}:held:{{c:{client_id}}}"
+
+
 def client_waiting_games(client_id: str) -> str:
     """Sorted set of the waiting games a client (a remote address) created, by creation (ms)."""
     return f"{PREFIX}:quota:waiting:{client_id}"
@@ -391,7 +397,8 @@ def account_key(key_hash: str) -> str:
 
 
 def account_streams(folded_name: str) -> str:
-    """Sorted set of the account's open event streams (stream id -> ms it expires)."""
+    """Sorted set of the account's held streams and long polls (slot id -> ms its lease
+    ends, store.streams)."""
     return _account(folded_name, "streams")
 
 
