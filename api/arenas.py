@@ -1,13 +1,14 @@
 """The /v1/arenas endpoints: the operator opens and closes an arena (Authorization: Bearer
 <KELTIS_OPERATOR_TOKEN>; without that setting no one may: 403 operator_only); bot accounts
 join and leave with their account key; anyone reads an arena, its leaderboard and its
-NDJSON stream (application.arenas, application.arena_stream)."""
+NDJSON stream (application.arenas, application.arena_stream; the stream is a held request,
+bounded per address like the other streams, api.holds)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, url_for
 
-from api import schemas
+from api import holds, schemas
 from api.arena_schemas import OpenArenaSchema
 from api.auth import bearer_token
 from api.bodies import json_body, query
@@ -73,4 +74,4 @@ def arena_events(arena_id: str):
     lines = arena_stream.arena_events(
         games, arena_id, args["after"], settings.keepalive_s, settings.max_s
     )
-    return ndjson(lines)
+    return ndjson(lines, holds.take(None))  # a held stream: bounded per address (api.holds)
