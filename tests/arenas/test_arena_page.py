@@ -39,10 +39,10 @@ def browser():
     driver.quit()
 
 
-def _testids(browser, testid):
-    from selenium.webdriver.common.by import By
-
-    return browser.find_elements(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+def _texts(browser, testid) -> list[str]:
+    """The text of each element of a test id, read at once (the page redraws them live)."""
+    script = "return Array.from(document.querySelectorAll(arguments[0])).map(n => n.innerText)"
+    return browser.execute_script(script, f'[data-testid="{testid}"]')
 
 
 def _wait(condition, timeout=30.0):
@@ -65,10 +65,9 @@ def test_the_arena_page_shows_the_leaderboard_and_finished_games_live(stack, bro
     assert opened.status_code == 201, opened.text
     aid = opened.json()["id"]
     browser.get(f"{base}/arenas")
-    link = _wait(lambda: [a for a in _testids(browser, "arena-item") if "page arena" in a.text])
-    assert link
+    _wait(lambda: [text for text in _texts(browser, "arena-item") if "page arena" in text])
     browser.get(f"{base}/arenas/{aid}")
-    _wait(lambda: _testids(browser, "arena-status")[0].text == "running")
+    _wait(lambda: _texts(browser, "arena-status") == ["running"])
     names = []
     for n in range(2):
         name = f"pg{n}x{now_ms() % 10**9}"
@@ -84,12 +83,17 @@ def test_the_arena_page_shows_the_leaderboard_and_finished_games_live(stack, bro
     bots.start()
     try:
         games = _wait(
-            lambda: len(_testids(browser, "recent-game")) >= 2 and _testids(browser, "recent-game")
+            lambda: (found := _texts(browser, "recent-game")) and len(found) >= 2 and found
         )
-        assert any(names[0] in g.text and names[1] in g.text for g in games)
-        rows = _testids(browser, "board-row")
-        assert {r.text.split()[1] for r in rows} == set(names)
-        assert sum(int(r.text.split()[3]) for r in rows) >= 4  # games counted live, per bot
+        assert any(names[0] in text and names[1] in text for text in games)
+        rows = _wait(
+            lambda: (
+                (found := [r.split() for r in _texts(browser, "board-row")])
+                and sum(int(row[3]) for row in found) >= 4  # the games counted live, per bot
+                and found
+            )
+        )
+        assert {row[1] for row in rows} == set(names)
     finally:
         bots.stopped.set()
         bots.join(5)
