@@ -392,6 +392,8 @@ class ArenaPass:
         recent = self.store.recent(aid, sorted(waiting))
         started = 0
         for table in tables(waiting, recent, spec["players"], self.rng):
+            if self.clock() >= spec["ends_at"]:
+                break  # the window ended during this pass
             names = [state.members[a]["name"] for a in table]
             plan = {"accounts": table, "names": names, "created_at": now}
             game_id = self.store.claim(aid, table, plan, f"{aid}-g", now)
