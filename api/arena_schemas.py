@@ -17,6 +17,9 @@ class OpenArenaSchema(Strict):
     clock = fields.Nested(ClockSchema)
     starts_at = WholeNumber(validate=validate.Range(0, MAX_MS))
     ends_at = WholeNumber(required=True, validate=validate.Range(0, MAX_MS))
+    bots = fields.List(  # built-in bots as entries (the game's heuristics)
+        Text(validate=validate.Length(min=1, max=40)), validate=validate.Length(max=8)
+    )
 
 
 class ArenaExportQuerySchema(ExportQuerySchema):

@@ -34,7 +34,6 @@ from gamelog.outcome import is_over, outcome_of
 from gamelog.record import GameRecord
 from ladder.entries import participant_id
 from store import keys
-from store.accounts import fold
 from store.arenas import ArenaStore
 from store.clock import now_ms
 from store.cursor import Position
@@ -49,6 +48,7 @@ CREATE_GRACE_MS = 3_000  # a claimed game not created after this: the pass creat
 DEFAULT_CLOCK = {"move_seconds": 10, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
 MAX_MEMBERS = 500
 OVER = ("finished", "cancelled", "expired")
+BOT_PREFIX = "bot:"  # the member key of a built-in bot entry (account names have no ':')
 
 
 class ArenaNotFound(KeltisError):
@@ -112,6 +112,14 @@ def open_arena(store: ArenaStore, request: dict, now: int | None = None) -> dict
     ends_at = request["ends_at"]
     if ends_at <= max(starts_at, now):
         raise InvalidArena("ends_at must be after starts_at and now")
+    bots = sorted(set(request.get("bots") or []))
+    for bot in bots:
+        if bot not in rules.bots or _searching(rules, bot):
+            raise InvalidArena(
+                f"{bot!r}: an arena's built-in bots are the game's heuristics"
+                f" ({', '.join(b for b in sorted(rules.bots) if not _searching(rules, b))});"
+                " a searching bot's CPU would have no payer"
+            )
     aid = secrets.token_urlsafe(ARENA_ID_BYTES)
     spec = {
         "id": aid,
@@ -125,7 +133,14 @@ def open_arena(store: ArenaStore, request: dict, now: int | None = None) -> dict
         "created_at": now,
     }
     store.create(aid, spec)
+    for bot in bots:  # the operator's entries: each plays one game at a time, like a bot account
+        store.join(aid, BOT_PREFIX + bot, bot, now, bot=True)
     return describe(store, aid, now)
+
+
+def _searching(rules, bot: str) -> bool:
+    searching = getattr(rules.bots, "searching", None)
+    return bool(searching and searching(bot))
 
 
 def load(store: ArenaStore, aid: str) -> dict:
@@ -150,12 +165,15 @@ def leaderboard(store: ArenaStore, aid: str, spec: dict) -> list[dict]:
     state = store.state(aid)
     names = {a: m["name"] for a, m in state.members.items()}
     names.update({a: row["name"] for a, row in state.board.items() if a not in names})
-    wanted = [(spec["game"], participant_id(name, bot=False)) for name in names.values()]
-    ratings = LadderStore(store.client).ratings(wanted)
+    keys_of = {
+        a: (spec["game"], participant_id(name, bot=a.startswith(BOT_PREFIX)))
+        for a, name in names.items()
+    }
+    ratings = LadderStore(store.client).ratings(keys_of.values())
     rows = []
     for folded, name in names.items():
         row = state.board.get(folded, {})
-        rating = ratings.get((spec["game"], participant_id(name, bot=False)))
+        rating = ratings.get(keys_of[folded])
         if folded not in state.members:
             where = "left"
         elif folded in state.paused:
@@ -167,6 +185,7 @@ def leaderboard(store: ArenaStore, aid: str, spec: dict) -> list[dict]:
         rows.append(
             {
                 "account": name,
+                "bot": folded.startswith(BOT_PREFIX),
                 "points": row.get("wins", 0),
                 "games": row.get("games", 0),
                 "score": row.get("score", 0),
@@ -366,6 +385,7 @@ class ArenaPass:
         else:
             ended = outcome_of(record)
             names = [p.get("account") or p.get("name") for p in record.players]
+            members = plan["accounts"]  # in seat order: the game was created from the plan
             line.update(
                 players=names,
                 scores=list(ended.scores),
@@ -377,7 +397,7 @@ class ArenaPass:
             for seat, name in enumerate(names):
                 seats.append(
                     {
-                        "account": fold(name),
+                        "account": members[seat],
                         "name": name,
                         "win": seat in ended.winners,
                         "score": ended.scores[seat],
@@ -395,7 +415,8 @@ class ArenaPass:
             if self.clock() >= spec["ends_at"]:
                 break  # the window ended during this pass
             names = [state.members[a]["name"] for a in table]
-            plan = {"accounts": table, "names": names, "created_at": now}
+            bots = [a.startswith(BOT_PREFIX) for a in table]
+            plan = {"accounts": table, "names": names, "bots": bots, "created_at": now}
             game_id = self.store.claim(aid, table, plan, f"{aid}-g", now)
             if game_id is None:
                 continue  # another pass seated one of them first
@@ -410,7 +431,7 @@ class ArenaPass:
         try:
             record, _, _ = self.service.create(
                 spec["game"],
-                [{"account": name} for name in plan["names"]],
+                _seats(plan),
                 spec["options"],
                 game_id=game_id,
                 clock=spec["clock"],
@@ -422,3 +443,12 @@ class ArenaPass:
             log.warning("arena game %s not created: %s", game_id, error)
             return None
         return record
+
+
+def _seats(plan: dict) -> list[dict]:
+    """The players of an arena game: bot accounts, and the operator's built-in bots."""
+    bots = plan.get("bots") or [False] * len(plan["names"])
+    return [
+        {"name": name, "bot": name} if bot else {"account": name}
+        for name, bot in zip(plan["names"], bots, strict=True)
+    ]

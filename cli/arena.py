@@ -80,10 +80,11 @@ def arena():
 @click.option("--clock", default=10, show_default=True, help="Seconds per move.")
 @click.option("--max-timeouts", default=2, show_default=True, help="Timeouts before a forfeit.")
 @click.option("--minutes", default=60, show_default=True, help="How long it runs from now.")
+@click.option("--bot", "bots", multiple=True, help="A built-in bot as an entry (repeatable).")
 @server_option
 @token_option
 @redis_option
-def open_(name, game, players, clock, max_timeouts, minutes, server, token, redis_url):
+def open_(name, game, players, clock, max_timeouts, minutes, bots, server, token, redis_url):
     """Open an arena now for MINUTES; prints its id."""
     from application import arenas
     from store.clock import now_ms
@@ -94,6 +95,7 @@ def open_(name, game, players, clock, max_timeouts, minutes, server, token, redi
         "players": players,
         "clock": {"move_seconds": clock, "max_timeouts": max_timeouts},
         "ends_at": now_ms() + minutes * MINUTE_MS,
+        "bots": list(bots),
     }
     if server:
         found = _call(server, token, "POST", "/v1/arenas", body)

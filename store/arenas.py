@@ -166,8 +166,8 @@ class ArenaStore:
 
     # ----- entries --------------------------------------------------------------------------
 
-    def join(self, aid: str, folded: str, name: str, now: int) -> None:
-        member = _j({"name": name, "joined_at": now})
+    def join(self, aid: str, folded: str, name: str, now: int, bot: bool = False) -> None:
+        member = _j({"name": name, "joined_at": now, **({"bot": True} if bot else {})})
         self._join(
             keys=[
                 keys.arena_members(aid),

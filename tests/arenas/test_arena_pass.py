@@ -245,3 +245,30 @@ def test_the_leaderboard_counts_each_game_once_from_its_outcome(service, store, 
     assert [r["rank"] for r in board] == [1, 2, 3, 4]
     assert board == sorted(board, key=lambda r: (-r["points"], -r["score"], r["games"]))
     assert store.feed_length(aid) == 6  # one line per game, each once
+
+
+def test_the_operator_enters_built_in_heuristic_bots_that_play_like_bot_accounts(
+    service, store, clock
+):
+    request = {
+        "name": "with greedy",
+        "game": "keltis-card",
+        "bots": ["greedy"],
+        "ends_at": clock.now + HOUR_MS,
+    }
+    aid = arenas.open_arena(store, request, now=clock.now)["id"]
+    (bot,) = bot_accounts(service.client, 1)
+    arenas.join(store, aid, bot, now=clock.now)
+    passes = ArenaPass(service, store, clock)
+    assert passes.run_arena(aid) == (0, 1)
+    (game_id,) = running_games(store, aid)
+    record, _, _ = service.load(game_id)
+    assert sorted(p.get("bot") or "" for p in record.players) == ["", "greedy"]
+    move_for(service, game_id, {bot.folded})  # the built-in bot moves as the workers would
+    clock.now += 1000
+    assert passes.run_arena(aid) == (1, 1)
+    board = {row["account"]: row for row in arenas.describe(store, aid, clock.now)["leaderboard"]}
+    assert board["greedy"]["bot"] and board["greedy"]["games"] == 1
+    assert not board[bot.name]["bot"] and board[bot.name]["games"] == 1
+    with pytest.raises(arenas.InvalidArena):  # a searching bot's CPU would have no payer
+        arenas.open_arena(store, {**request, "bots": ["mcts"]}, now=clock.now)
