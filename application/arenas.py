@@ -26,6 +26,7 @@ import secrets
 from collections.abc import Callable
 
 import orjson
+import redis
 
 from application.errors import AccountNotFound, VersionConflict
 from application.games import GameService
@@ -320,6 +321,8 @@ class ArenaPass:
         for aid in self.store.live():
             try:
                 recorded, started = self.run_arena(aid)
+            except redis.RedisError:
+                raise  # no Redis: the pass is over (the caller says so once)
             except Exception:  # one broken arena must not stop the others
                 log.exception("arena %s: the pass failed", aid)
                 continue

@@ -5,7 +5,10 @@ the claims in Redis keep racing passes from seating a bot twice."""
 
 from __future__ import annotations
 
+import logging
 import os
+
+import redis
 
 from application.arenas import ArenaPass
 from application.games import GameService
@@ -15,6 +18,7 @@ from store.connection import queue_client, store_client
 from workers.periodic import PeriodicThread
 
 EVERY_S = 0.2
+log = logging.getLogger(__name__)
 
 
 class ArenaThread(PeriodicThread):
@@ -26,6 +30,7 @@ class ArenaThread(PeriodicThread):
         )
         super().__init__("arena-pass", every)
         self.redis_url = redis_url
+        self.failing = False
 
     def setup(self) -> None:
         scheduler = BotTurnQueue(queue_client(self.redis_url))
@@ -35,4 +40,11 @@ class ArenaThread(PeriodicThread):
         self.arenas = ArenaPass(service)
 
     def tick(self) -> None:
-        self.arenas.run()
+        try:
+            self.arenas.run()
+        except redis.RedisError as error:  # said once, not five times a second
+            if not self.failing:
+                log.warning("arena pass skipped: %s", error)
+            self.failing = True
+            return
+        self.failing = False
