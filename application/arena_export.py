@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from application.arenas import ArenaNotFound
+from application.arena_errors import ArenaNotFound
 from store import keys
 from store.arenas import ArenaStore
 from store.codec import text

@@ -10,7 +10,7 @@ import os
 
 import redis
 
-from application.arenas import ArenaPass
+from application.arena_pass import ArenaPass
 from application.games import GameService
 from application.jobs import BotTurnQueue
 from store.cache import RecordCache

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from api import create_app
-from application.arenas import ArenaPass
+from application.arena_pass import ArenaPass
 from application.games import GameService
 from store.arenas import ArenaStore
 from store.clock import now_ms

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from application import arenas
-from application.arenas import ArenaPass
+from application.arena_pass import ArenaPass
 from application.games import GameService
 from gamelog.outcome import outcome_of
 from store.arenas import ArenaStore
