@@ -54,7 +54,7 @@ def tables(
 
 
 class ArenaPass:
-    """One pass over every live arena (run by each worker every ~150 ms)."""
+    """One pass over every live arena (run by each worker every ~0.2 s)."""
 
     def __init__(
         self,
@@ -177,6 +177,7 @@ class ArenaPass:
                 continue  # another pass seated one of them first
             if self._create(spec, game_id, plan) is None:
                 self._record(aid, game_id, plan, None, now)
+                self._drop_missing(aid, plan)
                 continue
             started += 1
         return started
@@ -198,6 +199,13 @@ class ArenaPass:
             log.warning("arena game %s not created: %s", game_id, error)
             return None
         return record
+
+    def _drop_missing(self, aid: str, plan: dict) -> None:
+        """A game could not be created: the entries whose account is gone leave the arena
+        (else they would be paired into void games again and again)."""
+        for member, name, bot in zip(plan["accounts"], plan["names"], plan["bots"], strict=True):
+            if not bot and self.service.accounts.get(name) is None:
+                self.store.leave(aid, member)
 
 
 def _seats(plan: dict) -> list[dict]:

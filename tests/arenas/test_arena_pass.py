@@ -12,6 +12,7 @@ from application import arenas
 from application.arena_pass import ArenaPass
 from application.games import GameService
 from gamelog.outcome import outcome_of
+from store import keys
 from store.arenas import ArenaStore
 from store.cache import RecordCache
 from tests.arenas.helpers import bot_accounts, move_for
@@ -272,3 +273,19 @@ def test_the_operator_enters_built_in_heuristic_bots_that_play_like_bot_accounts
     assert not board[bot.name]["bot"] and board[bot.name]["games"] == 1
     with pytest.raises(arenas.InvalidArena):  # a searching bot's CPU would have no payer
         arenas.open_arena(store, {**request, "bots": ["mcts"]}, now=clock.now)
+
+
+def test_an_entry_whose_account_is_gone_leaves_instead_of_making_void_games(service, store, clock):
+    aid = open_arena(store, clock)
+    bots = bot_accounts(service.client, 2)
+    for bot in bots:
+        arenas.join(store, aid, bot, now=clock.now)
+    service.client.delete(keys.account(bots[0].folded))  # gone (no API deletes one yet)
+    assert service.accounts.get(bots[0].name) is None
+    passes = ArenaPass(service, store, clock)
+    assert passes.run_arena(aid) == (0, 0)
+    state = store.state(aid)
+    assert bots[0].folded not in state.members and list(state.free) == [bots[1].folded]
+    (line,) = store.feed(aid, 0)
+    assert line["void"] == "not_created"
+    assert passes.run_arena(aid) == (0, 0) and store.feed_length(aid) == 1  # no more
