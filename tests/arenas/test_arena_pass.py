@@ -289,3 +289,21 @@ def test_an_entry_whose_account_is_gone_leaves_instead_of_making_void_games(serv
     (line,) = store.feed(aid, 0)
     assert line["void"] == "not_created"
     assert passes.run_arena(aid) == (0, 0) and store.feed_length(aid) == 1  # no more
+
+
+def test_an_arena_opens_at_its_start_time(service, store, clock):
+    request = {
+        "name": "later",
+        "game": "keltis-card",
+        "starts_at": clock.now + 60_000,
+        "ends_at": clock.now + HOUR_MS,
+    }
+    aid = arenas.open_arena(store, request, now=clock.now)["id"]
+    bots = bot_accounts(service.client, 2)
+    for bot in bots:
+        assert arenas.join(store, aid, bot, now=clock.now)["state"] == "waiting"
+    passes = ArenaPass(service, store, clock)
+    assert arenas.describe(store, aid, clock.now)["status"] == "scheduled"
+    assert passes.run_arena(aid) == (0, 0)
+    clock.now += 60_000
+    assert passes.run_arena(aid) == (0, 1)
