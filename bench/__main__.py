@@ -25,6 +25,7 @@ MODULES = [
     "bench.streams",
     "bench.stream_flood",
     "bench.streams_cluster",
+    "bench.seeks",
     "bench.webhooks",
     "bench.webhook_tarpit",
     "bench.ladder",

@@ -438,6 +438,62 @@ def ladder_history_pattern() -> str:
     return _ladder("history:*")
 
 
+# ----- seeks (the rated pool: application.seeks, application.pairing) ----------------------
+# Every key of the pool carries the hash tag `{seeks}`: a claim names several seeks at once.
+
+
+def _seeks(part: str) -> str:
+    return f"{PREFIX}:seeks:{{seeks}}:{part}"
+
+
+def seek(seek_id: str) -> str:
+    """Hash of one open seek: `data` (JSON: account, game, options, players, clock, rated,
+    max_games, created_at, address), `since` (ms it last became free to pair) and `seen`
+    (ms its account was last seen listening)."""
+    return _seeks(f"seek:{seek_id}")
+
+
+def seek_playing(seek_id: str) -> str:
+    """Sorted set of the seek's claimed games still in play, scored by when claimed (ms)."""
+    return _seeks(f"seek:{seek_id}:playing")
+
+
+def seek_games(seek_id: str) -> str:
+    """List of the ids of the newest games started from the seek (oldest first)."""
+    return _seeks(f"seek:{seek_id}:games")
+
+
+def seeks_open() -> str:
+    """Sorted set of every open seek id, scored by creation (ms): what pairing reads."""
+    return _seeks("open")
+
+
+def seeks_of_account(folded_name: str) -> str:
+    """Sorted set of an account's open seek ids, by creation (ms) (its bound, its list)."""
+    return _seeks(f"account:{folded_name}")
+
+
+def seeks_of_address(address: str) -> str:
+    """Sorted set of the open seek ids created from one client address, by creation (ms)."""
+    return _seeks(f"address:{address}")
+
+
+def seek_recent(folded_name: str) -> str:
+    """Sorted set of an account's recent pool opponents (participant ids), scored by when
+    they were paired (ms): pairing prefers others while they are recent."""
+    return _seeks(f"recent:{folded_name}")
+
+
+def seeks_pass_lease() -> str:
+    """The lease of the process running a pairing pass (SET NX PX)."""
+    return _seeks("pass")
+
+
+def seeks_channel() -> str:
+    """The doorbell of the pairing threads: told when a seek opens (a hint)."""
+    return f"{PREFIX}:notify:seeks"
+
+
 # ----- arenas (issue 24 item 3: the always-on bot arena; keys of one arena carry {r:<id>}) ----
 
 

@@ -26,6 +26,7 @@ ASSETS = {
     "dom.js": "text/javascript",
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
+    "seek.js": "text/javascript",
     "words.js": "text/javascript",
     # issue 24, people: the leaderboards and account pages
     "account.js": "text/javascript",

@@ -162,3 +162,24 @@ def test_the_new_key_streams_on(app, client):
     response = client.get("/v1/me/events", headers=bearer(new_key))
     assert response.status_code == 200
     assert _lines(response.get_data())[0]["type"] == "your_turn"
+
+
+def test_r2_a_seat_joined_with_a_key_has_no_token_left_to_read_it_after_the_key_is_replaced(
+    client,
+):
+    """A seat an account joined with its key gets no game token (the key acts for it), so
+    replacing the key leaves nothing that still reads the seat's hand."""
+    account = sign_up(client)
+    created = create(client, "keltis-card", [{"name": "ann"}, {"open": True}])
+    game_id = created["id"]
+    joined = client.post(
+        f"/v1/games/{game_id}/seats/1/join", json={}, headers=bearer(account["key"])
+    )
+    assert joined.status_code == 200, joined.json
+    assert joined.json["token"] is None
+    hand = client.get(f"/v1/games/{game_id}", headers=bearer(account["key"])).json["view"]["hand"]
+    assert len(hand) == 8
+    _rotate(client, account["key"])
+    refused = client.get(f"/v1/games/{game_id}", headers=bearer(account["key"]))
+    assert refused.status_code == 401
+    assert "hand" not in refused.get_data(as_text=True)
