@@ -33,6 +33,7 @@ MODULES = [
     "bench.compaction",
     "bench.mcts",
     "bench.challenges",
+    "bench.arena",
 ]
 
 

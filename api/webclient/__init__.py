@@ -19,6 +19,7 @@ blueprint = Blueprint("webclient", __name__)
 ASSETS = {
     "app.css": "text/css",
     "api.js": "text/javascript",
+    "arena.js": "text/javascript",
     "cards.js": "text/javascript",
     "challenges.js": "text/javascript",
     "dice.js": "text/javascript",
@@ -81,6 +82,13 @@ def leaderboard():
 @blueprint.get("/accounts/<name>")
 def account_page(name: str):
     return _answer("account.html", "text/html")
+
+
+@blueprint.get("/arenas")
+@blueprint.get("/arenas/<arena_id>")
+def arena_page(arena_id: str | None = None):
+    """The arenas (application.arenas), and one arena's live leaderboard."""
+    return _answer("arena.html", "text/html")
 
 
 @blueprint.get("/web/<name>")
