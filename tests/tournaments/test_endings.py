@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from unittest import mock
 
 import pytest
 
@@ -41,6 +42,9 @@ CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeou
 COUNTED = ("scored", "forfeit", "resigned", "stalled_bot")
 VOID = ("cancelled_game", "expired")
 ENDINGS = COUNTED + VOID + ("tournament_cancelled",)
+# Fixed deals and game ids (the private Redis is flushed before each test): the scored game
+# has one winner, not a tie.
+SEED, SALT, TID = "endings-3", "0" * 64, "endings-of-games"
 
 
 class Clock:
@@ -68,8 +72,13 @@ class Open:
             "bots": ["greedy", f"@{self.name}"],
             "games": 2,
             "clock": CLOCK,
+            "seed": SEED,
         }
-        started = use_cases.start(self.store, request)
+        with (  # the same deals and bot choices (they draw on the game id) in every run
+            mock.patch.object(use_cases, "new_salt", return_value=SALT),
+            mock.patch.object(seeds, "new_tournament_id", return_value=TID),
+        ):
+            started = use_cases.start(self.store, request)
         self.tid, self.spec, self.token = started.tid, started.spec, started.token
         app = create_app({"REDIS_URL": url, "TESTING": True})
         app.test_client_class = ContractClient
