@@ -14,8 +14,6 @@ bench.api.served_stack lifts the one on held streams (api.holds); no pool bots.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import re
 import statistics
 import threading
@@ -25,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 from bench.api import Connection, served_stack
+from devtools.environment import overridden
 
 ACCOUNTS = 200
 SENDERS = 16
@@ -144,22 +143,8 @@ def measure(base_url: str) -> dict:
     }
 
 
-@contextlib.contextmanager
-def _bounds_lifted():
-    saved = {name: os.environ.get(name) for name in BOUNDS}
-    os.environ.update(BOUNDS)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def run() -> None:
-    with _bounds_lifted(), served_stack(connections=CONNECTIONS) as stack:
+    with overridden(BOUNDS), served_stack(connections=CONNECTIONS) as stack:
         figures = measure(stack.base_url)
     print(f"seek_streams_open: {figures['open']}")
     print(f"seek_seeks_opened: {figures['seeks']}")

@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from cli.serve import free_port, start_stack
+from devtools.environment import overridden
 
 pytestmark = pytest.mark.redis
 
@@ -29,22 +30,10 @@ POOL_ENV = {
 
 @pytest.fixture(scope="module")
 def stack(private_redis_server):
-    saved = {name: None for name in POOL_ENV}
-    import os
-
-    for name, value in POOL_ENV.items():
-        saved[name] = os.environ.get(name)
-        os.environ[name] = value
-    try:
+    with overridden(POOL_ENV):
         served = start_stack(
             port=free_port(), web_workers=1, connections=50, redis_url=private_redis_server.url
         )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
     yield served
     served.stop()
 

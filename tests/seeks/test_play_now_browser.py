@@ -5,7 +5,6 @@ given a built-in pool bot (KELTIS_POOL_BOTS) after the wait."""
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 
@@ -13,6 +12,7 @@ import pytest
 import requests
 
 from cli.serve import free_port, start_stack
+from devtools.environment import overridden
 from tests.api.test_web_browser import _by_testid, _sign_up_in_fresh_lobby, _wait
 from tests.support.chromium import start_chromium
 
@@ -27,18 +27,10 @@ POOL_ENV = {
 
 @pytest.fixture(scope="module")
 def stack(private_redis_server):
-    saved = {name: os.environ.get(name) for name in POOL_ENV}
-    os.environ.update(POOL_ENV)
-    try:
+    with overridden(POOL_ENV):
         served = start_stack(
             port=free_port(), web_workers=1, connections=50, redis_url=private_redis_server.url
         )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
     yield served
     served.stop()
 
