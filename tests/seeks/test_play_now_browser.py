@@ -11,10 +11,9 @@ import uuid
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
-from devtools.environment import overridden
 from tests.api.test_web_browser import _by_testid, _sign_up_in_fresh_lobby, _wait
 from tests.support.chromium import start_chromium
+from tests.workers.processes import served
 
 pytestmark = pytest.mark.redis
 
@@ -27,12 +26,8 @@ POOL_ENV = {
 
 @pytest.fixture(scope="module")
 def stack(private_redis_server):
-    with overridden(POOL_ENV):
-        served = start_stack(
-            port=free_port(), web_workers=1, connections=50, redis_url=private_redis_server.url
-        )
-    yield served
-    served.stop()
+    with served(private_redis_server.url, POOL_ENV) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="module")

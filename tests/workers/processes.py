@@ -1,4 +1,5 @@
-"""Real `keltis worker` processes for the worker tests: start one, stop it for good."""
+"""Real `keltis worker` processes for the worker tests: start one, stop it for good; the
+whole served stack (gunicorn and a worker) with settings of a test's own."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from cli.serve import LocalStack, free_port, start_stack
+from devtools.environment import overridden
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,3 +43,17 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@contextmanager
+def served(redis_url: str, env: dict[str, str] | None = None, **options) -> Iterator[LocalStack]:
+    """The real stack (cli.serve.start_stack: one web worker, 50 connections unless
+    `options` say otherwise) on a free port over `redis_url`, its processes started with
+    `env` set; stopped after the block."""
+    settings = {"web_workers": 1, "connections": 50, **options}
+    with overridden(env or {}):
+        stack = start_stack(port=free_port(), redis_url=redis_url, **settings)
+    try:
+        yield stack
+    finally:
+        stack.stop()
