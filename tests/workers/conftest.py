@@ -1,10 +1,12 @@
-"""Fixtures of the worker tests: a real `keltis worker` process on the test Redis."""
+"""Fixtures of the worker tests: a real `keltis worker` process on the test Redis; webhook
+servers on 127.0.0.1."""
 
 from __future__ import annotations
 
 import pytest
 
 from application.games import GameService
+from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers.processes import start_worker, stop
 
 
@@ -20,3 +22,18 @@ def worker_process(redis_url):
     process = start_worker(redis_url, "--sweep-every", "0.3", "--stale-after", "0.5")
     yield process
     stop(process)
+
+
+@pytest.fixture
+def webhook():
+    """A webhook server factory; every server is closed at teardown."""
+    servers = []
+
+    def make(behaviour=first_legal) -> WebhookServer:
+        server = WebhookServer(behaviour).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.close()
