@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from application import jobs
 from application.games import GameService
 from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers.processes import start_worker, stop
@@ -14,6 +15,22 @@ from tests.workers.processes import start_worker, stop
 def quiet_service(redis_client):
     """A service that enqueues nothing (the test drives the bot job itself)."""
     return GameService(redis_client)
+
+
+@pytest.fixture
+def empty_queues(redis_client):
+    """Every queue of the service empty before and after the test."""
+    for queue in jobs.queues(redis_client):
+        queue.empty()
+    yield redis_client
+    for queue in jobs.queues(redis_client):
+        queue.empty()
+
+
+@pytest.fixture
+def scheduling_service(redis_client):
+    """A GameService whose due bot turns become RQ jobs (as the API's)."""
+    return GameService(redis_client, scheduler=jobs.BotTurnQueue(redis_client))
 
 
 @pytest.fixture
