@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from tests.api.test_web_browser import _by_testid, _sign_up_in_fresh_lobby, _wait
-from tests.support.chromium import start_chromium
+from tests.support.chromium import chromium_page
 from tests.workers.processes import served
 
 pytestmark = pytest.mark.redis
@@ -32,12 +32,8 @@ def stack(private_redis_server):
 
 @pytest.fixture(scope="module")
 def browsers():
-    started = [start_chromium(), start_chromium()]
-    for driver in started:
-        driver.set_page_load_timeout(20)
-    yield started
-    for driver in started:
-        driver.quit()
+    with chromium_page() as first, chromium_page() as second:
+        yield [first, second]
 
 
 def _table(browser) -> str:

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,15 +24,17 @@ def start_worker(redis_url: str, *options: str, **env) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=environment)
 
 
-def wait_for(predicate, seconds: float):
-    """The first truthy value `predicate` returns within `seconds` (polled every 50 ms)."""
+def wait_for(predicate, seconds: float, what: str | Callable[[], str] = "", every: float = 0.05):
+    """The first truthy value `predicate` returns within `seconds` (polled every `every`
+    seconds); else AssertionError naming `what` (a text, or a function giving it then)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         found = predicate()
         if found:
             return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+        time.sleep(every)
+    text = what() if callable(what) else what
+    raise AssertionError(f"timed out waiting for {text}" if text else "timed out waiting")
 
 
 def stop(process: subprocess.Popen) -> None:
