@@ -24,6 +24,14 @@ def app(app):
     return app
 
 
+@pytest.fixture(params=["sent", "lost"])
+def notice(request, monkeypatch) -> str:
+    """Whether the key-replaced notice is sent, or lost (never published)."""
+    if request.param == "lost":
+        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
+    return request.param
+
+
 class Held:
     """A request read to its end in a thread: its response, body and when it ended."""
 
@@ -103,13 +111,8 @@ def _replace_key_while_held(app, client, path: str, game: tuple, notice: str, tu
     return held, new_key, replaced
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(
-    app, client, monkeypatch, notice
-):
+def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(app, client, notice):
     """R2: seat 0's drawn cards after the replacement never reach the old key's stream."""
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
     game = _game(client)
     _, created, bea = game
     game_id, version = created["id"], created["version"]
@@ -125,12 +128,7 @@ def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(
         _play_turns(client, game_id, {0: new_key, 1: bea}, 2)
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(
-    app, client, monkeypatch, notice
-):
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
+def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(app, client, notice):
     game = _game(client)
     created = game[1]
     # with the notice lost, 2 turns: seat 0's turn again
@@ -142,10 +140,7 @@ def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(
     assert all(turn["version"] == created["version"] for turn in turns)  # the opening's only
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_a_long_poll_of_a_replaced_key_answers_401_not_events(app, client, monkeypatch, notice):
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
+def test_a_long_poll_of_a_replaced_key_answers_401_not_events(app, client, notice):
     app.extensions["keltis"].watcher.safety_s = LONG_KEEPALIVE_S
     game = _game(client)
     game_id, version = game[1]["id"], game[1]["version"]
