@@ -15,13 +15,10 @@ from application import jobs
 from store import keys
 from tests.workers.blocking import hold_until
 from tests.workers.processes import ROOT, start_worker, stop, wait_for
+from tests.workers.test_fair_queues import ALL_BOTS, CARD, PERSON_VS_BOT
 from workers.lanes import LaneWorker
 
 pytestmark = pytest.mark.redis
-
-CARD = "keltis-card"
-PERSON_VS_BOT = [{"name": "rob", "bot": "greedy"}, {"name": "ann"}]  # the bot moves first
-ALL_BOTS = [{"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
 
 
 def test_the_lane_takes_the_person_turn_queued_after_bulk_turns_and_leaves_the_bulk(
