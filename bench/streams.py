@@ -32,6 +32,7 @@ class Arrivals:
     def __init__(self):
         self.at: dict[tuple[str, int], float] = {}
         self.lock = threading.Lock()
+        self.open = 0  # streams open, for holders that count here (bench.challenges)
 
     def seen(self, game_id: str, version: int) -> None:
         with self.lock:
