@@ -3,7 +3,8 @@
 Each request opens its own connection (`Connection: close`), so N requests in flight are
 N connections the server holds at once. A plain asyncio client keeps the generator cheap
 on a machine whose cores it shares with the server. Used by `python -m bench load` and by
-the load test of tests/reliability.
+the load test of tests/reliability. `hold_streams` holds many streamed GETs open the same
+way, for the stream benchmarks.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -127,3 +131,59 @@ def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     rank = max(1, min(len(ordered), math.ceil(share * len(ordered))))
     return ordered[rank - 1]
+
+
+class HeldStreams:
+    """Streamed GETs held open by one asyncio loop in a daemon thread (`hold_streams`)."""
+
+    def __init__(self):
+        self.open = 0  # requests sent so far
+        self.loop = asyncio.new_event_loop()
+        self.stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """Close every stream at its next read."""
+        self.loop.call_soon_threadsafe(self.stopping.set)
+
+    async def hold(self, host: str, port: int, stream: tuple, pattern: re.Pattern, tail: int):
+        path, headers, found = stream
+        reader, writer = await asyncio.open_connection(host, port)
+        lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{lines}\r\n".encode())
+        await writer.drain()
+        self.open += 1
+        buffer = b""
+        try:
+            while not self.stopping.is_set():
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+                for match in pattern.finditer(buffer):
+                    found(match)
+                buffer = buffer[-tail:]
+        finally:
+            writer.close()
+
+
+def hold_streams(
+    base_url: str,
+    streams: list[tuple[str, dict[str, str], Callable[[re.Match], None]]],
+    pattern: re.Pattern,
+    tail: int,
+) -> HeldStreams:
+    """Open a GET of each (path, headers, found) at once and hold it: `found(match)` for
+    every match of `pattern` in its bytes (the last `tail` bytes are read again with the
+    next chunk, so a match split between reads is found, and may be found twice)."""
+    host, port = loopback_address(base_url)
+    held = HeldStreams()
+
+    async def main():
+        tasks = [
+            asyncio.create_task(held.hold(host, port, stream, pattern, tail)) for stream in streams
+        ]
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    thread = threading.Thread(target=held.loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    return held

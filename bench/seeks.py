@@ -13,18 +13,16 @@ bench.api.served_stack lifts the one on held streams (api.holds); no pool bots.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
 import re
 import statistics
 import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urlsplit
 
 from bench.api import Connection, served_stack
+from bench.loadgen import HeldStreams, hold_streams
+from devtools.environment import overridden
 
 ACCOUNTS = 200
 SENDERS = 16
@@ -40,7 +38,6 @@ class Heard:
     def __init__(self):
         self.at: dict[str, dict[str, float]] = {}
         self.lock = threading.Lock()
-        self.open = 0
 
     def started(self, name: str, game_id: str) -> None:
         with self.lock:
@@ -51,41 +48,15 @@ class Heard:
             return {game: dict(heard) for game, heard in self.at.items()}
 
 
-async def _listen(host: str, port: int, name: str, key: str, heard: Heard, stop) -> None:
-    reader, writer = await asyncio.open_connection(host, port)
-    request = f"GET /v1/me/events HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\n"
-    writer.write((request + "\r\n").encode())
-    await writer.drain()
-    heard.open += 1
-    buffer = b""
-    try:
-        while not stop.is_set():
-            chunk = await reader.read(65536)
-            if not chunk:
-                return
-            buffer += chunk
-            for match in STARTED.finditer(buffer):
-                heard.started(name, match.group(1).decode())
-            buffer = buffer[-200:]
-    finally:
-        writer.close()
+def _streams(base_url: str, accounts: list[tuple[str, str]], heard: Heard) -> HeldStreams:
+    def heard_by(name: str):
+        return lambda match: heard.started(name, match.group(1).decode())
 
-
-def _streams(base_url: str, accounts: list[tuple[str, str]], heard: Heard):
-    parts = urlsplit(base_url)
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-
-    async def main():
-        tasks = [
-            asyncio.create_task(_listen(parts.hostname, parts.port, n, k, heard, stop))
-            for n, k in accounts
-        ]
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
-    thread.start()
-    return lambda: loop.call_soon_threadsafe(stop.set)
+    streams = [
+        ("/v1/me/events", {"Authorization": f"Bearer {key}"}, heard_by(name))
+        for name, key in accounts
+    ]
+    return hold_streams(base_url, streams, STARTED, 200)
 
 
 def measure(base_url: str) -> dict:
@@ -98,9 +69,9 @@ def measure(base_url: str) -> dict:
             raise RuntimeError(f"sign-up answered {status}: {made}")
         accounts.append((made["name"], made["key"]))
     heard = Heard()
-    stop = _streams(base_url, accounts, heard)
+    held = _streams(base_url, accounts, heard)
     deadline = time.monotonic() + TIMEOUT_S
-    while heard.open < ACCOUNTS and time.monotonic() < deadline:
+    while held.open < ACCOUNTS and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.5)  # every stream has caught up and waits
     answered: dict[str, float] = {}
@@ -125,7 +96,7 @@ def measure(base_url: str) -> dict:
         if sum(len(h) == 2 for h in games.values()) >= expected:
             break
         time.sleep(0.05)
-    stop()
+    held.stop()
     samples = []
     for found in heard.games().values():
         if len(found) != 2:
@@ -140,26 +111,12 @@ def measure(base_url: str) -> dict:
         "p99": samples[max(0, int(len(samples) * 0.99) - 1)],
         "games": len(samples),
         "seeks": len(answered),
-        "open": heard.open,
+        "open": held.open,
     }
 
 
-@contextlib.contextmanager
-def _bounds_lifted():
-    saved = {name: os.environ.get(name) for name in BOUNDS}
-    os.environ.update(BOUNDS)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def run() -> None:
-    with _bounds_lifted(), served_stack(connections=CONNECTIONS) as stack:
+    with overridden(BOUNDS), served_stack(connections=CONNECTIONS) as stack:
         figures = measure(stack.base_url)
     print(f"seek_streams_open: {figures['open']}")
     print(f"seek_seeks_opened: {figures['seeks']}")

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
 import threading
 import time
 from collections import Counter
@@ -31,6 +30,7 @@ from contextlib import contextmanager
 from application import holds
 from bench.api import served_stack
 from bench.loadgen import loopback_address, percentile
+from devtools.environment import overridden
 
 FLOOD = 1000
 PLAYERS = 20
@@ -52,17 +52,8 @@ def service_defaults():
         "KELTIS_STREAMS_PER_ADDRESS": str(holds.PER_ADDRESS),
         "KELTIS_STREAMS_PER_ACCOUNT": str(holds.PER_ACCOUNT),
     }
-    saved = {name: os.environ.get(name) for name in [*wanted, "KELTIS_STREAMS_PER_PROCESS"]}
-    os.environ.update(wanted)
-    os.environ.pop("KELTIS_STREAMS_PER_PROCESS", None)  # cli.serve derives it
-    try:
+    with overridden(wanted, unset=["KELTIS_STREAMS_PER_PROCESS"]):  # cli.serve derives it
         yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 class Http:

@@ -10,15 +10,14 @@ arrives before the answer counts as 0). Prints notify_p50_ms and notify_p99_ms (
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import statistics
 import threading
 import time
-from urllib.parse import urlsplit
 
 from bench.api import Connection, served_stack
+from bench.loadgen import HeldStreams, hold_streams
 
 STREAMS = 500
 ACTIVE_GAMES = 4
@@ -33,7 +32,7 @@ class Arrivals:
     def __init__(self):
         self.at: dict[tuple[str, int], float] = {}
         self.lock = threading.Lock()
-        self.open = 0
+        self.open = 0  # streams open, for holders that count here (bench.challenges)
 
     def seen(self, game_id: str, version: int) -> None:
         with self.lock:
@@ -50,42 +49,12 @@ class Arrivals:
         return None
 
 
-async def _hold(host: str, port: int, game_id: str, after: int, arrivals: Arrivals, stop):
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(
-        f"GET /v1/games/{game_id}/stream?after={after} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
-    )
-    await writer.drain()
-    arrivals.open += 1
-    buffer = b""
-    try:
-        while not stop.is_set():
-            chunk = await reader.read(65536)
-            if not chunk:
-                return
-            buffer += chunk
-            for match in VERSION.finditer(buffer):
-                arrivals.seen(game_id, int(match.group(1)))
-            buffer = buffer[-64:]
-    finally:
-        writer.close()
+def _streams_thread(base_url: str, games: list[tuple[str, int]], arrivals: Arrivals) -> HeldStreams:
+    def seen_in(game_id: str):
+        return lambda match: arrivals.seen(game_id, int(match.group(1)))
 
-
-def _streams_thread(base_url: str, games: list[tuple[str, int]], arrivals: Arrivals):
-    parts = urlsplit(base_url)
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-
-    async def main():
-        tasks = [
-            asyncio.create_task(_hold(parts.hostname, parts.port, g, v, arrivals, stop))
-            for g, v in games
-        ]
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
-    thread.start()
-    return lambda: loop.call_soon_threadsafe(stop.set)
+    streams = [(f"/v1/games/{g}/stream?after={v}", {}, seen_in(g)) for g, v in games]
+    return hold_streams(base_url, streams, VERSION, 64)
 
 
 def measure(base_url: str) -> dict:
@@ -97,8 +66,8 @@ def measure(base_url: str) -> dict:
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
         games.append((created["id"], created["version"], tokens))
     arrivals = Arrivals()
-    stop = _streams_thread(base_url, [(g, v) for g, v, _ in games], arrivals)
-    while arrivals.open < STREAMS:
+    held = _streams_thread(base_url, [(g, v) for g, v, _ in games], arrivals)
+    while held.open < STREAMS:
         time.sleep(0.1)
     time.sleep(1.0)  # every stream has caught up and waits
     samples = []
@@ -121,14 +90,14 @@ def measure(base_url: str) -> dict:
             lost += 1
             continue
         samples.append(max(0.0, arrived - acknowledged) * 1000)
-    stop()
+    held.stop()
     samples.sort()
     return {
         "p50": statistics.median(samples),
         "p99": samples[max(0, int(len(samples) * 0.99) - 1)],
         "samples": len(samples),
         "lost": lost,
-        "open": arrivals.open,
+        "open": held.open,
     }
 
 

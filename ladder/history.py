@@ -9,7 +9,7 @@ Only accounts keep a history (a built-in bot plays without end and has no page o
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import orjson
 
@@ -36,19 +36,9 @@ class HistoryPoint:
         return self.mu - 3 * self.sigma
 
     def to_member(self) -> bytes:
-        """The point as the history's sorted set keeps it (compact JSON: equal points are one
-        member, so writing a point twice keeps it once)."""
-        return orjson.dumps(
-            {
-                "seq": self.seq,
-                "game_id": self.game_id,
-                "at": self.at,
-                "rank": self.rank,
-                "mu": self.mu,
-                "sigma": self.sigma,
-                "games": self.games,
-            }
-        )
+        """The point as the history's sorted set keeps it (compact JSON of its fields in
+        their order: equal points are one member, so writing a point twice keeps it once)."""
+        return orjson.dumps(asdict(self))
 
     @classmethod
     def from_member(cls, raw: bytes | str) -> HistoryPoint:
@@ -64,17 +54,10 @@ class HistoryPoint:
         )
 
     def shown(self) -> dict:
-        """The point as the API shows it."""
-        return {
-            "seq": self.seq,
-            "game_id": self.game_id,
-            "at": self.at,
-            "rank": self.rank,
-            "mu": self.mu,
-            "sigma": self.sigma,
-            "ordinal": self.ordinal,
-            "games": self.games,
-        }
+        """The point as the API shows it: its fields, the ordinal before `games`."""
+        fields = asdict(self)
+        games = fields.pop("games")
+        return {**fields, "ordinal": self.ordinal, "games": games}
 
 
 def keeps_history(participant: str) -> bool:

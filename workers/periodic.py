@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import threading
 
+from store.notify import Listener
+
 log = logging.getLogger(__name__)
 
 
@@ -56,3 +58,20 @@ class PeriodicThread(threading.Thread):
     def stop(self) -> None:
         self.stopped.set()
         self.wake()
+
+
+class DoorbellThread(PeriodicThread):
+    """A PeriodicThread whose wait also ends when its doorbell rings: `setup()` sets
+    `doorbell` (a store.notify Listener of a channel), and `wake()` rings it too."""
+
+    def __init__(self, name: str, every_s: float):
+        super().__init__(name, every_s)
+        self.doorbell: Listener | None = None
+
+    def pause(self) -> None:
+        """Wait on the doorbell (rung by Redis pub/sub and by `wake()`) or the period."""
+        self.doorbell.wait(self.every_s)
+
+    def wake(self) -> None:
+        if self.doorbell is not None:
+            self.doorbell.deliver(None)

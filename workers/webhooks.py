@@ -24,8 +24,7 @@ from store.account_turns import AccountTurns
 from store.cache import RecordCache
 from store.clock import now_ms
 from store.connection import queue_client, store_client
-from store.notify import Listener
-from workers.periodic import PeriodicThread
+from workers.periodic import DoorbellThread
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ class Claim:
         return held
 
 
-class WebhookThread(PeriodicThread):
+class WebhookThread(DoorbellThread):
     """Every `every_s` seconds, at once when a call finishes and when the commit of an
     account's turn rings the doorbell (keys.account_turns_channel), claims as many due
     account turns as it has free pool threads and calls their webhooks."""
@@ -78,7 +77,6 @@ class WebhookThread(PeriodicThread):
         self.max_calls = max_calls
         self.per_account = calls_per_account() if per_account is None else per_account
         self.call_timeout_s = call_timeout_s
-        self.doorbell: Listener | None = None
         self.lock = threading.Lock()
         self.in_flight = 0
         self.by_account: Counter[str] = Counter()
@@ -91,14 +89,6 @@ class WebhookThread(PeriodicThread):
         self.caller = WebhookCaller(self.service, policy_from_env(client), self.call_timeout_s)
         self.pool = ThreadPoolExecutor(self.max_calls, thread_name_prefix="webhook-call")
         self.doorbell = self.service.notices.listen(keys.account_turns_channel())
-
-    def pause(self) -> None:
-        """Wait on the doorbell: rung by Redis pub/sub, by a finished call and by `wake()`."""
-        self.doorbell.wait(self.every_s)
-
-    def wake(self) -> None:
-        if self.doorbell is not None:
-            self.doorbell.deliver(None)
 
     def tick(self) -> None:
         """Claim as many due turns as there are free pool threads and call their webhooks

@@ -11,6 +11,8 @@ from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAP
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
 
+from api import create_app
+
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
@@ -51,6 +53,14 @@ class ContractClient(FlaskClient):
         _validate(request, WerkzeugOpenAPIResponse(response), response.status_code)
         ContractClient.checked += 1
         return response
+
+
+def contract_app(redis_url: str, **config):
+    """A testing app on `redis_url` that enqueues no bot turn (`config` adds to or overrides
+    that), whose test client checks every answer against openapi.yaml."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "ENQUEUE_BOTS": False, **config})
+    app.test_client_class = ContractClient
+    return app
 
 
 def check_requests_response(response) -> None:

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 
 from devtools.picks import rotating_pick
+
+
+def own_address(last: int) -> dict:
+    """`environ_base` of a client address of its own, 10.x.y.`last` (limits kept per remote
+    address see a new client)."""
+    return {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{last}"}
 
 
 def bearer(token: str) -> dict:

@@ -24,6 +24,14 @@ def app(app):
     return app
 
 
+@pytest.fixture(params=["sent", "lost"])
+def notice(request, monkeypatch) -> str:
+    """Whether the key-replaced notice is sent, or lost (never published)."""
+    if request.param == "lost":
+        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
+    return request.param
+
+
 class Held:
     """A request read to its end in a thread: its response, body and when it ended."""
 
@@ -88,22 +96,30 @@ def _play_turns(client, game_id: str, tokens: dict[int, str], turns: int) -> int
     return version
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(
-    app, client, monkeypatch, notice
-):
-    """R2: seat 0's drawn cards after the replacement never reach the old key's stream."""
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
-    account, created, bea = _game(client)
-    game_id, version = created["id"], created["version"]
-    held = Held(app, f"/v1/games/{game_id}/stream?after=0", bearer(account["key"]))
+def _replace_key_while_held(app, client, path: str, game: tuple, notice: str, turns: int):
+    """Hold GET `path` with the key of `game`'s account (_game), replace the key once the
+    account's channel is listened to and, with the notice `lost`, play `turns` turns (only
+    their wake-up can end the request); (the held request, the new key, when the key was
+    replaced or the turns played)."""
+    account, created, bea = game
+    held = Held(app, path, bearer(account["key"]))
     _wait_until(lambda: _listening(app, keys.account_channel(account["name"].lower())))
     new_key, replaced = _rotate(client, account["key"])
-    if notice == "lost":  # only a wake-up ends it now: the moves below wake it, and the
-        # key is re-checked before their lines would go out
-        _play_turns(client, game_id, {0: new_key, 1: bea}, 3)
+    if notice == "lost":
+        _play_turns(client, created["id"], {0: new_key, 1: bea}, turns)
         replaced = time.monotonic()
+    return held, new_key, replaced
+
+
+def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(app, client, notice):
+    """R2: seat 0's drawn cards after the replacement never reach the old key's stream."""
+    game = _game(client)
+    _, created, bea = game
+    game_id, version = created["id"], created["version"]
+    # with the notice lost only a wake-up ends it: 3 turns' moves wake it, and the key is
+    # re-checked before their lines would go out
+    path = f"/v1/games/{game_id}/stream?after=0"
+    held, new_key, replaced = _replace_key_while_held(app, client, path, game, notice, 3)
     response, body, ended = held.result()
     assert response.status_code == 200
     assert ended - replaced < 1.0
@@ -112,20 +128,11 @@ def test_a_game_stream_of_a_replaced_key_ends_and_shows_no_hidden_card_after(
         _play_turns(client, game_id, {0: new_key, 1: bea}, 2)
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(
-    app, client, monkeypatch, notice
-):
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
-    account, created, bea = _game(client)
-    game_id = created["id"]
-    held = Held(app, "/v1/me/events", bearer(account["key"]))
-    _wait_until(lambda: _listening(app, keys.account_channel(account["name"].lower())))
-    new_key, replaced = _rotate(client, account["key"])
-    if notice == "lost":
-        _play_turns(client, game_id, {0: new_key, 1: bea}, 2)  # seat 0's turn again
-        replaced = time.monotonic()
+def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(app, client, notice):
+    game = _game(client)
+    created = game[1]
+    # with the notice lost, 2 turns: seat 0's turn again
+    held, _, replaced = _replace_key_while_held(app, client, "/v1/me/events", game, notice, 2)
     response, body, ended = held.result()
     assert response.status_code == 200
     assert ended - replaced < 1.0
@@ -133,19 +140,12 @@ def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(
     assert all(turn["version"] == created["version"] for turn in turns)  # the opening's only
 
 
-@pytest.mark.parametrize("notice", ["sent", "lost"])
-def test_a_long_poll_of_a_replaced_key_answers_401_not_events(app, client, monkeypatch, notice):
-    if notice == "lost":
-        monkeypatch.setattr(notify, "key_replaced", lambda *args: None)
+def test_a_long_poll_of_a_replaced_key_answers_401_not_events(app, client, notice):
     app.extensions["keltis"].watcher.safety_s = LONG_KEEPALIVE_S
-    account, created, bea = _game(client)
-    game_id, version = created["id"], created["version"]
-    held = Held(app, f"/v1/games/{game_id}/events?after={version}&wait=20", bearer(account["key"]))
-    _wait_until(lambda: _listening(app, keys.account_channel(account["name"].lower())))
-    new_key, replaced = _rotate(client, account["key"])
-    if notice == "lost":
-        _play_turns(client, game_id, {0: new_key, 1: bea}, 1)
-        replaced = time.monotonic()
+    game = _game(client)
+    game_id, version = game[1]["id"], game[1]["version"]
+    path = f"/v1/games/{game_id}/events?after={version}&wait=20"
+    held, _, replaced = _replace_key_while_held(app, client, path, game, notice, 1)
     response, body, ended = held.result()
     assert ended - replaced < 1.0
     assert response.status_code == 401

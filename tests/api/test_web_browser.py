@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 import requests
 
-from tests.support.chromium import start_chromium
+from tests.support.chromium import chromium_page
+from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -40,10 +41,8 @@ window.fetch = async (...args) => {
 
 @pytest.fixture(scope="module")
 def browser():
-    driver = start_chromium()
-    driver.set_page_load_timeout(20)
-    yield driver
-    driver.quit()
+    with chromium_page() as driver:
+        yield driver
 
 
 def _by_testid(browser, testid):
@@ -53,13 +52,7 @@ def _by_testid(browser, testid):
 
 
 def _wait(browser, condition, timeout=20.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.03)
-    raise AssertionError(f"timed out waiting for {what}: {_state(browser)}")
+    return wait_for(condition, timeout, lambda: f"{what}: {_state(browser)}", every=0.03)
 
 
 def _state(browser) -> str:

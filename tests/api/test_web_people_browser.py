@@ -6,7 +6,6 @@ fits a phone's screen; an unknown account's page says there is none."""
 from __future__ import annotations
 
 import secrets
-import time
 
 import pytest
 import requests
@@ -14,7 +13,8 @@ import requests
 from application.games import GameService
 from application.settle import settle_due
 from cli.serve import free_port, start_stack
-from tests.support.chromium import start_chromium
+from tests.support.chromium import chromium_page
+from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
 CARD = "keltis-card"
@@ -30,20 +30,12 @@ def stack(private_redis, private_redis_server):
 
 @pytest.fixture
 def browser():
-    driver = start_chromium()
-    driver.set_page_load_timeout(20)
-    yield driver
-    driver.quit()
+    with chromium_page() as driver:
+        yield driver
 
 
 def _wait(condition, what: str, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.03)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_for(condition, timeout, what, every=0.03)
 
 
 def _testid(browser, testid: str, within: str = ""):

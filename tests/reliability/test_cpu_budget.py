@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 import math
 import secrets
-import uuid
 
 import pytest
 
-from api import create_app
 from application import estimate
 from domain.registry import get_rules
 from store import keys
-from tests.api.contract import ContractClient
+from tests.api import helpers
+from tests.api.contract import contract_app
 
 pytestmark = pytest.mark.redis
 
@@ -29,24 +28,20 @@ ATTACK = {
 
 
 def budget_app(redis_url: str, **config):
-    app = create_app(
-        {
-            "REDIS_URL": redis_url,
-            "TESTING": True,
-            "ENQUEUE_BOTS": False,
+    return contract_app(
+        redis_url,
+        **{
             "BUDGET_ENABLED": True,
             "BUDGET_ANON": "100 per hour",
             "BUDGET_ACCOUNT": "1000 per hour",
             **config,
-        }
+        },
     )
-    app.test_client_class = ContractClient
-    return app
 
 
 def own_address() -> dict:
     """A client address of its own (anonymous budgets are per remote address)."""
-    return {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.9"}
+    return helpers.own_address(9)
 
 
 def mcts_game(ms: int) -> dict:

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from api import create_app
-from tests.api.contract import ContractClient
+from tests.api import helpers
+from tests.api.contract import contract_app
 
 pytestmark = pytest.mark.redis
 
@@ -19,25 +18,21 @@ TOURNAMENT = {"game": CARD, "bots": ["greedy", "random"], "games": 1}
 
 
 def quota_app(redis_url: str, **config):
-    app = create_app(
-        {
-            "REDIS_URL": redis_url,
-            "TESTING": True,
-            "ENQUEUE_BOTS": False,
+    return contract_app(
+        redis_url,
+        **{
             "QUOTAS_ENABLED": True,
             "QUOTA_GAMES": "1000 per minute",
             "QUOTA_TOURNAMENTS": "1000 per minute",
             "QUOTA_WAITING_GAMES": "off",
             **config,
-        }
+        },
     )
-    app.test_client_class = ContractClient
-    return app
 
 
 def own_address() -> dict:
     """A client address of its own (the quotas are per remote address)."""
-    return {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"}
+    return helpers.own_address(7)
 
 
 def assert_quota_refusal(response) -> None:

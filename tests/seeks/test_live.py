@@ -14,7 +14,7 @@ import uuid
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
+from tests.workers.processes import served, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -29,24 +29,8 @@ POOL_ENV = {
 
 @pytest.fixture(scope="module")
 def stack(private_redis_server):
-    saved = {name: None for name in POOL_ENV}
-    import os
-
-    for name, value in POOL_ENV.items():
-        saved[name] = os.environ.get(name)
-        os.environ[name] = value
-    try:
-        served = start_stack(
-            port=free_port(), web_workers=1, connections=50, redis_url=private_redis_server.url
-        )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    yield served
-    served.stop()
+    with served(private_redis_server.url, POOL_ENV) as stack:
+        yield stack
 
 
 class Events:
@@ -107,16 +91,6 @@ def _seek(base: str, made: dict, **body) -> dict:
     return answer.json()
 
 
-def _wait(predicate, seconds: float = 10.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
-
-
 def test_two_listening_seekers_both_hear_game_started_for_one_game(stack):
     base = stack.base_url
     ann, bea = _account(base), _account(base)
@@ -145,7 +119,7 @@ def test_a_seek_ends_once_its_stream_is_gone_and_when_deleted(stack):
     deleted = requests.delete(f"{base}/v1/seeks/{second['id']}", headers=_auth(ann))
     assert deleted.status_code == 200
     stream.close()
-    _wait(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [])
+    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 10)
     assert requests.delete(f"{base}/v1/seeks/{first['id']}", headers=_auth(ann)).status_code == 404
 
 
@@ -159,10 +133,10 @@ def test_leaving_mid_game_ends_the_seek_and_the_game_goes_on_by_its_clock(stack)
     game_id = streams[0].next("game_started")["game"]
     for stream in streams:
         stream.close()  # both leave: nobody moves
-    _wait(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [])
+    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 10)
     version = requests.get(f"{base}/v1/games/{game_id}").json()["version"]
-    later = _wait(
-        lambda: requests.get(f"{base}/v1/games/{game_id}").json()["version"] > version + 2
+    later = wait_for(
+        lambda: requests.get(f"{base}/v1/games/{game_id}").json()["version"] > version + 2, 10
     )
     assert later  # the clock times the turns out and the fallback bot moves
 

@@ -5,16 +5,15 @@ given a built-in pool bot (KELTIS_POOL_BOTS) after the wait."""
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
 from tests.api.test_web_browser import _by_testid, _sign_up_in_fresh_lobby, _wait
-from tests.support.chromium import start_chromium
+from tests.support.chromium import chromium_page
+from tests.workers.processes import served
 
 pytestmark = pytest.mark.redis
 
@@ -27,30 +26,14 @@ POOL_ENV = {
 
 @pytest.fixture(scope="module")
 def stack(private_redis_server):
-    saved = {name: os.environ.get(name) for name in POOL_ENV}
-    os.environ.update(POOL_ENV)
-    try:
-        served = start_stack(
-            port=free_port(), web_workers=1, connections=50, redis_url=private_redis_server.url
-        )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    yield served
-    served.stop()
+    with served(private_redis_server.url, POOL_ENV) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="module")
 def browsers():
-    started = [start_chromium(), start_chromium()]
-    for driver in started:
-        driver.set_page_load_timeout(20)
-    yield started
-    for driver in started:
-        driver.quit()
+    with chromium_page() as first, chromium_page() as second:
+        yield [first, second]
 
 
 def _table(browser) -> str:

@@ -1,10 +1,13 @@
-"""Fixtures of the worker tests: a real `keltis worker` process on the test Redis."""
+"""Fixtures of the worker tests: a real `keltis worker` process on the test Redis; webhook
+servers on 127.0.0.1."""
 
 from __future__ import annotations
 
 import pytest
 
+from application import jobs
 from application.games import GameService
+from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers.processes import start_worker, stop
 
 
@@ -15,8 +18,39 @@ def quiet_service(redis_client):
 
 
 @pytest.fixture
+def empty_queues(redis_client):
+    """Every queue of the service empty before and after the test."""
+    for queue in jobs.queues(redis_client):
+        queue.empty()
+    yield redis_client
+    for queue in jobs.queues(redis_client):
+        queue.empty()
+
+
+@pytest.fixture
+def scheduling_service(redis_client):
+    """A GameService whose due bot turns become RQ jobs (as the API's)."""
+    return GameService(redis_client, scheduler=jobs.BotTurnQueue(redis_client))
+
+
+@pytest.fixture
 def worker_process(redis_url):
     """A real RQ worker (with a fast sweep), killed at teardown."""
     process = start_worker(redis_url, "--sweep-every", "0.3", "--stale-after", "0.5")
     yield process
     stop(process)
+
+
+@pytest.fixture
+def webhook():
+    """A webhook server factory; every server is closed at teardown."""
+    servers = []
+
+    def make(behaviour=first_legal) -> WebhookServer:
+        server = WebhookServer(behaviour).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.close()

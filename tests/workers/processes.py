@@ -1,4 +1,5 @@
-"""Real `keltis worker` processes for the worker tests: start one, stop it for good."""
+"""Real `keltis worker` processes for the worker tests: start one, stop it for good; the
+whole served stack (gunicorn and a worker) with settings of a test's own."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from cli.serve import LocalStack, free_port, start_stack
+from devtools.environment import overridden
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,15 +24,17 @@ def start_worker(redis_url: str, *options: str, **env) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=environment)
 
 
-def wait_for(predicate, seconds: float):
-    """The first truthy value `predicate` returns within `seconds` (polled every 50 ms)."""
+def wait_for(predicate, seconds: float, what: str | Callable[[], str] = "", every: float = 0.05):
+    """The first truthy value `predicate` returns within `seconds` (polled every `every`
+    seconds); else AssertionError naming `what` (a text, or a function giving it then)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         found = predicate()
         if found:
             return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+        time.sleep(every)
+    text = what() if callable(what) else what
+    raise AssertionError(f"timed out waiting for {text}" if text else "timed out waiting")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -37,3 +45,17 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@contextmanager
+def served(redis_url: str, env: dict[str, str] | None = None, **options) -> Iterator[LocalStack]:
+    """The real stack (cli.serve.start_stack: one web worker, 50 connections unless
+    `options` say otherwise) on a free port over `redis_url`, its processes started with
+    `env` set; stopped after the block."""
+    settings = {"web_workers": 1, "connections": 50, **options}
+    with overridden(env or {}):
+        stack = start_stack(port=free_port(), redis_url=redis_url, **settings)
+    try:
+        yield stack
+    finally:
+        stack.stop()

@@ -10,7 +10,6 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from application import jobs
-from application.games import GameService
 from store import keys
 
 pytestmark = pytest.mark.redis
@@ -20,26 +19,10 @@ PERSON_VS_BOT = [{"name": "rob", "bot": "greedy"}, {"name": "ann"}]  # the bot m
 ALL_BOTS = [{"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
 
 
-@pytest.fixture
-def empty_bot_queues(redis_client):
-    """Both bot queues empty before and after the test."""
-    for person in (True, False):
-        jobs.bot_queue(redis_client, person).empty()
-    yield redis_client
-    for person in (True, False):
-        jobs.bot_queue(redis_client, person).empty()
-
-
-@pytest.fixture
-def scheduling_service(redis_client):
-    """A GameService whose due bot turns become RQ jobs (as the API's)."""
-    return GameService(redis_client, scheduler=jobs.BotTurnQueue(redis_client))
-
-
 def test_a_bot_turn_goes_to_the_person_or_the_bulk_queue_by_seating(
-    scheduling_service, empty_bot_queues
+    scheduling_service, empty_queues
 ):
-    client = empty_bot_queues
+    client = empty_queues
     person_game, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {})
     bulk_game, _, _ = scheduling_service.create(CARD, ALL_BOTS, {})
     person_queue, bulk_queue = jobs.bot_queue(client, True), jobs.bot_queue(client, False)
@@ -61,9 +44,9 @@ def test_workers_serve_person_turns_then_bulk_turns_then_tournaments(redis_clien
 
 
 def test_a_person_turn_queued_last_is_played_before_the_bulk_turns(
-    scheduling_service, empty_bot_queues
+    scheduling_service, empty_queues
 ):
-    client = empty_bot_queues
+    client = empty_queues
     bulk = [scheduling_service.create(CARD, ALL_BOTS, {})[0] for _ in range(5)]
     person_game, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {})
     worker = SimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
@@ -76,7 +59,7 @@ def test_a_person_turn_queued_last_is_played_before_the_bulk_turns(
 
 
 def test_a_real_worker_answers_a_person_before_a_backlog_of_bot_games(
-    scheduling_service, empty_bot_queues, worker_process
+    scheduling_service, empty_queues, worker_process
 ):
     backlog = [scheduling_service.create(CARD, ALL_BOTS, {})[0] for _ in range(40)]
     person_game, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {})

@@ -12,32 +12,13 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from application import jobs
-from application.games import GameService
 from store import keys
 from tests.workers.blocking import hold_until
 from tests.workers.processes import ROOT, start_worker, stop, wait_for
+from tests.workers.test_fair_queues import ALL_BOTS, CARD, PERSON_VS_BOT
 from workers.lanes import LaneWorker
 
 pytestmark = pytest.mark.redis
-
-CARD = "keltis-card"
-PERSON_VS_BOT = [{"name": "rob", "bot": "greedy"}, {"name": "ann"}]  # the bot moves first
-ALL_BOTS = [{"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
-
-
-@pytest.fixture
-def empty_queues(redis_client):
-    """Every queue of the service empty before and after the test."""
-    for queue in jobs.queues(redis_client):
-        queue.empty()
-    yield redis_client
-    for queue in jobs.queues(redis_client):
-        queue.empty()
-
-
-@pytest.fixture
-def scheduling_service(redis_client):
-    return GameService(redis_client, scheduler=jobs.BotTurnQueue(redis_client))
 
 
 def test_the_lane_takes_the_person_turn_queued_after_bulk_turns_and_leaves_the_bulk(

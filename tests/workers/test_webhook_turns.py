@@ -33,21 +33,6 @@ LOOPBACK = WebhookPolicy(parse_allow(LOOPBACK_ALLOW))
 
 
 @pytest.fixture
-def webhook():
-    """A webhook server factory; every server is closed at teardown."""
-    servers = []
-
-    def make(behaviour=first_legal) -> WebhookServer:
-        server = WebhookServer(behaviour).start()
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        server.close()
-
-
-@pytest.fixture
 def tarpit():
     server = Tarpit().start()
     yield server

@@ -46,21 +46,6 @@ def wait_for(predicate, seconds: float = 60.0):
     return processes.wait_for(predicate, seconds)
 
 
-@pytest.fixture
-def webhook():
-    """A webhook server factory; every server is closed at teardown."""
-    servers = []
-
-    def make(behaviour=first_legal) -> WebhookServer:
-        server = WebhookServer(behaviour).start()
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        server.close()
-
-
 def sign_up(redis_client, server: WebhookServer) -> str:
     """A bot account whose webhook is `server` (which learns the account's secret)."""
     accounts = AccountService(redis_client, WebhookPolicy(parse_allow(LOOPBACK_ALLOW)))
