@@ -55,7 +55,6 @@ def test_each_tournament_game_is_a_two_board_match_with_one_summed_result(
         {"game": "keltis-card"},
         {"options": {"board": "advanced"}},
         {"format": "duplicate", "games_per_table": 2},
-        {"bots": ["greedy", "mcts:50"]},
     ],
 )
 def test_a_two_board_tournament_is_refused_where_it_cannot_be_played(client, change):
