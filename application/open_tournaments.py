@@ -23,7 +23,7 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 
-from application import tournaments
+from application import tournament_matches, tournaments
 from application.errors import GameNotFound
 from application.games import GameService
 from gamelog import events
@@ -34,7 +34,7 @@ from gamelog.record import GameRecord, fold_entries
 from store.tournaments import TournamentStore
 from tournaments import seeds
 from tournaments.errors import TournamentOver
-from tournaments.spec import TournamentSpec, account_name, is_account
+from tournaments.spec import TWO_BOARDS, TournamentSpec, account_name, is_account
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,13 @@ def _advance(service: GameService, store: TournamentStore, tid: str) -> Advanced
     cancelled = store.is_cancelled(tid)
     running: list[GameRecord] = []
     for index in sorted(started - recorded):
+        if spec.match == TWO_BOARDS:  # a match: its game in play, or its outcome recorded
+            record, made = tournament_matches.step(service, store, tid, spec, index, cancelled)
+            if made:
+                done.recorded.append(index)
+            if record is not None:
+                running.append(record)
+            continue
         record = _game(service, tid, index)
         if record is None:
             continue
@@ -107,7 +114,10 @@ def _advance(service: GameService, store: TournamentStore, tid: str) -> Advanced
         seated = accounts_of(spec, index)
         if not spec.parallel_per_account and any(busy[a] for a in seated):
             continue
-        tournaments.load_or_create(service, spec, tid, index)
+        if spec.match == TWO_BOARDS:
+            tournament_matches.board_game(service, spec, tid, index, 0)
+        else:
+            tournaments.load_or_create(service, spec, tid, index)
         store.mark_started(tid, index)
         busy.update(seated)
         free -= 1

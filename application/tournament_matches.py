@@ -1,16 +1,21 @@
-"""A tournament whose games are two-board matches (`"match": "two_boards"`, keltis-dice,
-built-in bots played whole): game `index` of the schedule is two games with the same
+"""A tournament whose games are two-board matches (`"match": "two_boards"`, keltis-dice):
+game `index` of the schedule is two games with the same
 seats, the first on the `basic` board (id `<tid>-g<index>`), the second on the `advanced`
 board (id `<tid>-g<index>-b2`, its seed derived from the first's). Both games are unrated;
 the match's one outcome (scores added, application.matches.result_of) goes into the
 standings and, as ONE ladder entry keyed by the first game's id, into the ladder. Every step
-is safe to repeat (a job run twice finds the games made and the ladder entry written)."""
+is safe to repeat (a job run twice finds the games made and the ladder entry written).
+
+Built-in bots played whole go through `play_match` (a game job); a turn-by-turn tournament
+(account entries, searching bots) through `step` from application.open_tournaments' pass,
+which makes the second game once the first is over and records the match once both are."""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
-from application.errors import VersionConflict
+from application.errors import GameNotFound, VersionConflict
 from application.games import GameService
 from application.matches import BOARDS, result_of, second_game_id
 from application.tournaments import finish, outcome_of, placement, players_of
@@ -42,6 +47,7 @@ def board_game(
             {**spec.game_options, "board": BOARDS[board]},
             game_id=game_id,
             seed=seed,
+            clock=spec.game_clock,
             tournament={**placement(spec, tid, index), "board": BOARDS[board]},
         )
     except VersionConflict:  # a run before this one made it
@@ -57,13 +63,67 @@ def play_match(
     first = finish(service, board_game(service, spec, tid, index, 0))
     ended = game_outcome(first)
     if ended is not None and ended.void:  # cancelled: the match is void
-        outcome = outcome_of(spec, index, first)
-        return store.record_outcome(tid, outcome, spec.games, spec.deal_games(index))
+        return record_match(service, store, tid, spec, index, [first])
     second = finish(service, board_game(service, spec, tid, index, 1))
-    records = [first, second]
-    if game_outcome(second).void:
-        outcome = outcome_of(spec, index, second)
+    return record_match(service, store, tid, spec, index, [first, second])
+
+
+def step(
+    service: GameService,
+    store: TournamentStore,
+    tid: str,
+    spec: TournamentSpec,
+    index: int,
+    cancelled: bool = False,
+) -> tuple[GameRecord | None, bool]:
+    """Move match `index` of a turn-by-turn tournament on: (its game in play or None, whether
+    this call recorded its outcome). The second game is made once the first is over (not
+    void; not once the tournament is `cancelled`); the outcome is recorded once both are
+    over, or when either is void (but a game cancelled with its tournament records none)."""
+    try:
+        first = service.load(seeds.game_id(tid, index))[0]
+    except GameNotFound:  # marked started only after its creation: never expected
+        return None, False
+    ended = game_outcome(first)
+    if ended is None:
+        return first, False
+    if ended.void:
+        return None, not cancelled and record_match(service, store, tid, spec, index, [first])
+    if cancelled:
+        try:
+            second = service.load(second_game_id(first.game_id))[0]
+        except GameNotFound:  # never started: the match counts among the cancelled
+            return None, False
+    else:
+        second = board_game(service, spec, tid, index, 1)
+    ended = game_outcome(second)
+    if ended is None:
+        return second, False
+    if cancelled and ended.void:
+        return None, False
+    return None, record_match(service, store, tid, spec, index, [first, second])
+
+
+def game_ids(first_id: str) -> list[str]:
+    """Both games of the match whose first game is `first_id`."""
+    return [first_id, second_game_id(first_id)]
+
+
+def record_match(
+    service: GameService,
+    store: TournamentStore,
+    tid: str,
+    spec: TournamentSpec,
+    index: int,
+    records: list[GameRecord],
+) -> bool:
+    """Record the outcome of match `index` from its games that are over (the last void:
+    the match is void), and its one ladder entry; True if this call recorded it."""
+    if game_outcome(records[-1]).void:
+        outcome = outcome_of(spec, index, records[-1])
+        outcome = replace(outcome, game_id=records[0].game_id)
         return store.record_outcome(tid, outcome, spec.games, spec.deal_games(index))
+    first, second = records
     result = result_of({}, records)
     planned = spec.plan(index)
     outcome = GameOutcome(

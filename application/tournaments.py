@@ -378,21 +378,27 @@ def play_games(service: GameService, store: TournamentStore, tid: str, first: in
     return recorded
 
 
-def archive_bytes(service: GameService, outcomes: list[GameOutcome]) -> bytes:
-    """A zip with one `<game id>.replay.json` per finished game, in index order."""
+def archive_bytes(service: GameService, outcomes: list[GameOutcome], match: str = "") -> bytes:
+    """A zip with one `<game id>.replay.json` per finished game, in index order (both games
+    of a two-board match: `<id>` then `<id>-b2`)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
         for outcome in outcomes:
-            entries = service.store.load(outcome.game_id).entries
-            replay = build_replay(outcome.game_id, entries)
-            zipped.writestr(f"{outcome.game_id}.replay.json", dump_replay(replay))
+            ids = [outcome.game_id]
+            if match == TWO_BOARDS:
+                ids.append(f"{outcome.game_id}-b2")
+            for game_id in ids:
+                replay = build_replay(game_id, service.store.load(game_id).entries)
+                zipped.writestr(f"{game_id}.replay.json", dump_replay(replay))
     return buffer.getvalue()
 
 
 def build_archive(service: GameService, store: TournamentStore, tid: str, ttl_s: int) -> int:
     """Build and store the zip of every counted game's replay (not the void ones, as the
     export leaves cancelled games out), kept `ttl_s` seconds; the number of replays."""
-    require_finished(store, tid)
+    spec = require_finished(store, tid)
     outcomes = results(store.outcomes(tid))
-    store.save_archive(tid, archive_bytes(service, outcomes), len(outcomes), ttl_s)
-    return len(outcomes)
+    data = archive_bytes(service, outcomes, spec.match)
+    replays = len(outcomes) * (2 if spec.match == TWO_BOARDS else 1)
+    store.save_archive(tid, data, replays, ttl_s)
+    return replays

@@ -201,7 +201,7 @@ def make_spec(
     problem = fallback_problem(rules.bots, clock["fallback"])
     if problem is not None:
         raise InvalidTournament(f"clock: {problem}")
-    _check_match(match, game, options or {}, format, rules, bots)
+    _check_match(match, game, options or {}, format)
     return TournamentSpec(
         game,
         tuple(bots),
@@ -219,10 +219,10 @@ def make_spec(
     )
 
 
-def _check_match(match: str, game: str, options: dict, format: str, rules, bots) -> None:
+def _check_match(match: str, game: str, options: dict, format: str) -> None:
     """InvalidTournament unless the match format fits: `two_boards` is for keltis-dice
-    tournaments of built-in bots whose games are played whole (no account, no searching
-    bot), not duplicate, with the board left to the match."""
+    tournaments, not duplicate (a deal per board would need its own rotation), with the board
+    left to the match. Account entries and searching bots play it turn by turn."""
     if match == SINGLE:
         return
     if match != TWO_BOARDS:
@@ -233,11 +233,6 @@ def _check_match(match: str, game: str, options: dict, format: str, rules, bots)
         raise InvalidTournament("a two_boards match plays both boards: leave out options.board")
     if format == schedule.DUPLICATE:
         raise InvalidTournament("two_boards matches are not played in duplicate deals")
-    if any(is_account(b) or rules.bots.searching(b) for b in bots):
-        raise InvalidTournament(
-            "two_boards tournaments are for built-in bots played whole (no account entries,"
-            " no searching bots) so far"
-        )
 
 
 def _games_of(

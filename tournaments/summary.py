@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from tournaments import schedule, seeds
-from tournaments.spec import TournamentSpec
+from tournaments.spec import TWO_BOARDS, TournamentSpec
 from tournaments.standings import (
     GameOutcome,
     pairs,
@@ -91,6 +91,7 @@ def summary(
         "games_per_table": spec.games_per_table or None,
         "concurrency": spec.concurrency,
         "parallel_per_account": spec.parallel_per_account,
+        "match": spec.match,
         "clock": spec.game_clock,
         "block_size": schedule.block_size(len(spec.bots), spec.players_per_game),
         "seed": spec.seed if status == FINISHED else None,
@@ -116,9 +117,17 @@ def export_document(summary_: dict, spec: TournamentSpec, outcomes: list[GameOut
         {**row, "scores": scores[row["entry"]]} for row in summary_["standings"]
     ]
     document["win_totals"] = win_totals(counted)
-    document["outcomes"] = [outcome.to_dict() for outcome in counted]
+    document["outcomes"] = [_outcome_dict(spec, outcome) for outcome in counted]
     document["cancelled_games"] = [outcome.index for outcome in outcomes if outcome.void]
     return document
+
+
+def _outcome_dict(spec: TournamentSpec, outcome: GameOutcome) -> dict:
+    """One counted outcome in the export; a two-board match lists both its games."""
+    data = outcome.to_dict()
+    if spec.match == TWO_BOARDS:
+        data["game_ids"] = [outcome.game_id, f"{outcome.game_id}-b2"]
+    return data
 
 
 def deal_size(spec: TournamentSpec) -> int:

@@ -5,6 +5,7 @@ examples/stream_bot.py moving from its account's event stream."""
 from __future__ import annotations
 
 import concurrent.futures
+import io
 import itertools
 import json
 import os
@@ -13,6 +14,7 @@ import secrets
 import signal
 import threading
 import time
+import zipfile
 
 import pytest
 import requests
@@ -175,9 +177,9 @@ def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_fini
     assert [line["position"] for line in lines[:-1]] == list(range(1, 21))
 
 
-def _ladder_games(http, base: str, account: str) -> int | None:
+def _ladder_games(http, base: str, account: str, game: str = "keltis-card") -> int | None:
     profile = http.get(f"{base}/v1/accounts/{account}").json()
-    rating = profile["ratings"].get("keltis-card")
+    rating = profile["ratings"].get(game)
     return rating["games"] if rating else None
 
 
@@ -398,3 +400,90 @@ def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, w
     export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
     assert all(o["ended"] == "forfeit" and o["scores"] == [None, None] for o in export["outcomes"])
     wait_for(lambda: _ladder_games(http, base, idle) == 2, 30)
+
+
+def _summed(http, base: str, game_id: str) -> list:
+    first = http.get(f"{base}/v1/games/{game_id}").json()
+    second = http.get(f"{base}/v1/games/{game_id}-b2").json()
+    assert first["options"]["board"] == "basic" and second["options"]["board"] == "advanced"
+    assert first["status"] == second["status"] == "finished"
+    assert first["rated"] is False and second["rated"] is False
+    assert [p["name"] for p in first["players"]] == [p["name"] for p in second["players"]]
+    return [
+        a + b for a, b in zip(first["result"]["scores"], second["result"]["scores"], strict=True)
+    ]
+
+
+def _archived(http, base: str, tid: str) -> list[str]:
+    assert http.post(f"{base}/v1/tournaments/{tid}/archive").status_code in (200, 202)
+    answer = wait_for(
+        lambda: (r := http.get(f"{base}/v1/tournaments/{tid}/archive")).status_code == 200 and r,
+        60,
+    )
+    return sorted(zipfile.ZipFile(io.BytesIO(answer.content)).namelist())
+
+
+def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(
+    web, http, workers, webhook_account
+):
+    """Issue 24, item 4: an open keltis-dice tournament of two-board matches (greedy against
+    a webhook bot account, turn by turn): each match's second game starts once its first is
+    over, its outcome is the summed scores, it is one ladder entry, both games archived."""
+    base = web.base_url
+    workers()
+    body = {
+        "game": "keltis-dice",
+        "bots": ["greedy", {"account": webhook_account}],
+        "players_per_game": 2,
+        "games": 2,
+        "match": "two_boards",
+        "clock": {"move_seconds": 5, "fallback": "random", "max_timeouts": 3},
+    }
+    created = http.post(f"{base}/v1/tournaments", json=body)
+    assert created.status_code == 202, created.text
+    tid = created.json()["id"]
+    final = follow(http, base, tid, 120)
+    assert final["status"] == "finished", final["progress"]
+    assert final["match"] == "two_boards"
+    assert final["progress"]["finished"] == 2
+    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
+    for outcome in export["outcomes"]:
+        game_id = outcome["game_id"]
+        assert outcome["game_ids"] == [game_id, f"{game_id}-b2"]
+        assert outcome["scores"] == _summed(http, base, game_id)
+        first = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
+        second = http.get(f"{base}/v1/games/{game_id}-b2/events").json()["events"]
+        assert first[-1]["at"] <= second[0]["at"]  # the second board once the first is over
+    # one ladder entry per match: the account's rated games are the tournament's matches
+    wait_for(lambda: _ladder_games(http, base, webhook_account, "keltis-dice") == 2, 30)
+    names = _archived(http, base, tid)
+    assert names == sorted(f"{g}{b}.replay.json" for g in final["game_ids"] for b in ("", "-b2"))
+
+
+def test_a_two_boards_tournament_of_mcts_is_played_turn_by_turn(web, http, workers):
+    """Issue 24, item 4: a searching bot's two_boards tournament is played turn by turn;
+    every match plays both boards and the archive holds both games."""
+    base = web.base_url
+    workers()
+    body = {
+        "game": "keltis-dice",
+        "bots": ["mcts:i5", "greedy"],
+        "games": 2,
+        "concurrency": 2,
+        "match": "two_boards",
+    }
+    answer = http.post(f"{base}/v1/tournaments", json=body)
+    assert answer.status_code == 202, answer.text
+    tid = answer.json()["id"]
+    finished = follow(http, base, tid, 120)
+    assert finished["status"] == "finished", finished["progress"]
+    assert finished["progress"]["finished"] == 2
+    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
+    for outcome in export["outcomes"]:
+        assert outcome["scores"] == _summed(http, base, outcome["game_id"])
+        for gid in outcome["game_ids"]:
+            created_event = http.get(f"{base}/v1/games/{gid}/events").json()["events"][0]
+            assert created_event["event"]["tournament"]["open"] is True  # turn by turn
+            assert verify(http.get(f"{base}/v1/games/{gid}/replay").json()).ok
+    names = _archived(http, base, tid)
+    assert names == sorted(f"{g}{b}.replay.json" for g in finished["game_ids"] for b in ("", "-b2"))

@@ -4,7 +4,9 @@ seats, its outcome adds the two scores, and it is ONE ladder entry (the games un
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 import pytest
 
@@ -47,6 +49,12 @@ def test_each_tournament_game_is_a_two_board_match_with_one_summed_result(
         entry = [e for e in ladder.entries() if e.game_id == game_id]
         assert len(entry) == 1 and [s.score for s in entry[0].seats] == sums
         assert ladder.sequence_of([f"{game_id}-b2"]) == [None]
+    assert done["match"] == "two_boards"
+    assert client.post(f"/v1/tournaments/{tid}/archive").status_code == 202
+    run_queued_jobs()
+    archive = client.get(f"/v1/tournaments/{tid}/archive")
+    names = zipfile.ZipFile(io.BytesIO(archive.data)).namelist()
+    assert names == [f"{g}{b}.replay.json" for g in done["game_ids"] for b in ("", "-b2")]
 
 
 @pytest.mark.parametrize(
@@ -55,7 +63,6 @@ def test_each_tournament_game_is_a_two_board_match_with_one_summed_result(
         {"game": "keltis-card"},
         {"options": {"board": "advanced"}},
         {"format": "duplicate", "games_per_table": 2},
-        {"bots": ["greedy", "mcts:50"]},
     ],
 )
 def test_a_two_board_tournament_is_refused_where_it_cannot_be_played(client, change):

@@ -1,0 +1,164 @@
+"""Issue 24, item 4: however a two-board match's games end in a turn-by-turn tournament,
+the match counts once. An open keltis-dice `two_boards` tournament of `greedy` against a
+bot account with no client, on a service whose clock the test moves (no sleeps, no
+workers, as tests/tournaments/test_endings.py): the advancing pass starts the second game
+once the first is over, records the match once both are, a seat forfeited in either game
+ranks last, a void game voids the match, and a cancelled tournament cancels the game in play.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+import pytest
+
+from api import create_app
+from application import clocks, open_tournaments
+from application import tournaments as use_cases
+from application.accounts import AccountService
+from application.bots import play_bot_turns
+from application.errors import GameNotFound
+from application.games import GameService
+from application.webhooks_policy import WebhookPolicy
+from domain.autoplay import choose_move
+from store.ladder import LadderStore
+from store.tournaments import TournamentStore
+from tests.api.contract import ContractClient
+from tournaments import seeds
+
+pytestmark = pytest.mark.redis
+
+CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+class Match:
+    """An open two_boards tournament (greedy vs an idle bot account) on a test clock."""
+
+    def __init__(self, redis_client, url: str):
+        self.clock = Clock()
+        self.service = GameService(redis_client, clock=self.clock)
+        self.store = TournamentStore(redis_client)
+        self.name = f"idle{secrets.token_hex(4)}"
+        accounts = AccountService(redis_client, WebhookPolicy(()))
+        self.key = accounts.sign_up(self.name, bot=True, webhook=None).key
+        request = {
+            "game": "keltis-dice",
+            "bots": ["greedy", f"@{self.name}"],
+            "games": 2,
+            "clock": CLOCK,
+            "match": "two_boards",
+        }
+        started = use_cases.start(self.store, request)
+        self.tid, self.token = started.tid, started.token
+        app = create_app({"REDIS_URL": url, "TESTING": True})
+        app.test_client_class = ContractClient
+        self.http = app.test_client()
+
+    def gid(self, index: int, board: int = 0) -> str:
+        first = seeds.game_id(self.tid, index)
+        return f"{first}-b2" if board else first
+
+    def load(self, game_id: str):
+        return self.service.load(game_id)[0]
+
+    def advance(self) -> open_tournaments.Advanced:
+        return open_tournaments.advance(self.service, self.store, self.tid)
+
+    def seat(self, record) -> int:
+        return next(s for s, p in enumerate(record.players) if p.get("account") == self.name)
+
+    def bots_move(self, game_id: str):
+        record = self.load(game_id)
+        while not record.finished and record.to_move != self.seat(record):
+            play_bot_turns(self.service, game_id, record.version)
+            record = self.load(game_id)
+        return record
+
+    def play_out(self, game_id: str) -> None:
+        """The account plays greedy's choices until the game is over by its rules."""
+        record = self.bots_move(game_id)
+        while not record.finished:
+            bot = record.rules.bots["greedy"]
+            rng = random.Random(record.version)
+            move = choose_move(record.rules, record.state, record.to_move, bot, rng)
+            self.service.play(game_id, self.key, dict(move.move), lambda *_: {})
+            record = self.bots_move(game_id)
+
+    def forfeit(self, game_id: str) -> None:
+        """The account's clock runs out max_timeouts times: it forfeits."""
+        for _ in range(CLOCK["max_timeouts"]):
+            record = self.bots_move(game_id)
+            self.clock.now = record.deadline + 1
+            assert clocks.time_out(self.service, game_id)
+        assert self.load(game_id).finished
+
+    def export(self) -> dict:
+        return self.http.get(f"/v1/tournaments/{self.tid}/standings.json").json
+
+
+def ladder_seqs(t: Match, game_ids: list[str]) -> list[int | None]:
+    return LadderStore(t.service.client).sequence_of(game_ids)
+
+
+def test_a_seat_forfeited_on_the_first_board_ranks_last_in_its_summed_match(
+    private_redis, private_redis_server
+):
+    t = Match(private_redis, private_redis_server.url)
+    assert t.advance().launched == [0]
+    t.forfeit(t.gid(0))
+    advanced = t.advance()  # the first board is over: the second starts, nothing recorded
+    assert advanced.recorded == [] and advanced.launched == []
+    assert t.load(t.gid(0, 1)).tournament["board"] == "advanced"
+    assert t.advance().recorded == []  # repeating the pass makes nothing twice
+    t.play_out(t.gid(0, 1))
+    assert t.advance().recorded == [0]
+    (outcome,) = t.export()["outcomes"]
+    account_seat = t.seat(t.load(t.gid(0)))
+    assert outcome["forfeited"] == [account_seat]
+    assert outcome["ranks"][account_seat] == 2 and outcome["winners"] == [1 - account_seat]
+    assert outcome["game_ids"] == [t.gid(0), t.gid(0, 1)]
+    assert ladder_seqs(t, [t.gid(0, 1)]) == [None]
+    (seq,) = ladder_seqs(t, [t.gid(0)])
+    (entry,) = LadderStore(t.service.client).entries(seq - 1, 1)
+    assert entry.seats[account_seat].forfeited and entry.seats[account_seat].rank == 2
+
+
+def test_a_void_first_board_voids_the_match_and_no_second_board_starts(
+    private_redis, private_redis_server
+):
+    t = Match(private_redis, private_redis_server.url)
+    assert t.advance().launched == [0]
+    assert open_tournaments.cancel_game(t.service, t.load(t.gid(0)))
+    advanced = t.advance()
+    assert advanced.recorded == [0] and advanced.launched == [1]
+    with pytest.raises(GameNotFound):
+        t.load(t.gid(0, 1))
+    document = t.export()
+    assert document["outcomes"] == [] and document["cancelled_games"] == [0]
+    assert ladder_seqs(t, [t.gid(0)]) == [None]
+
+
+def test_cancelling_the_tournament_cancels_the_second_board_in_play(
+    private_redis, private_redis_server
+):
+    t = Match(private_redis, private_redis_server.url)
+    t.advance()
+    t.play_out(t.gid(0))
+    t.advance()
+    assert not t.load(t.gid(0, 1)).finished
+    answer = t.http.post(
+        f"/v1/tournaments/{t.tid}/cancel", headers={"Authorization": f"Bearer {t.token}"}
+    )
+    assert answer.status_code == 200, answer.json
+    assert answer.json["status"] == "cancelled" and answer.json["match"] == "two_boards"
+    assert t.load(t.gid(0, 1)).cancelled
+    assert t.export()["outcomes"] == [] and ladder_seqs(t, [t.gid(0)]) == [None]
