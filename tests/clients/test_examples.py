@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 import requests
+from keltis_client import credentials
 
 from cli.serve import free_port
-from keltis_client import credentials
 
 pytestmark = pytest.mark.redis
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ def test_a_taken_name_without_a_key_is_a_clear_message(stack, config_home):
     base, name = stack.base_url, f"sb{secrets.token_hex(4)}"
     requests.post(f"{base}/v1/accounts", json={"name": name, "bot": True}).raise_for_status()
     process = run_example("stream_bot.py", "--server", base, "--name", name, config=config_home)
-    out, err = process.communicate(timeout=30)
+    _out, err = process.communicate(timeout=30)
     assert process.returncode == 1
     assert f"the account name '{name}' is taken" in err and "--key" in err
     assert "Traceback" not in err

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
-
 from keltis_client import ApiError, BotRunner, Client
+
 from tests.clients.proxy import CuttingProxy
 
 pytestmark = pytest.mark.redis
