@@ -110,13 +110,16 @@ class Game(TypedDict, total=False):
 
 
 class MoveResult(TypedDict, total=False):
-    """`POST /v1/games/{id}/moves`: the new version, the events and the seat's new view."""
+    """`POST /v1/games/{id}/moves`: the new version, the events, the seat's new view and
+    its legal moves now."""
 
     version: int
     status: str
     to_move: int | None
     events: list[dict[str, Any]]
     view: View
+    legal_moves: list[Move]
+    result: dict[str, Any] | None
 
 
 class Account(TypedDict, total=False):
