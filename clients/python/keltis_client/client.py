@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -312,6 +313,12 @@ class EventStream:
             yield cast(Event, json.loads(raw))
 
     def close(self) -> None:
+        """Shut the connection down first: closing alone does not wake a thread blocked
+        reading it."""
+        sock = _socket_of(self.response)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         self.response.close()
 
     def __enter__(self) -> EventStream:
@@ -319,6 +326,17 @@ class EventStream:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _socket_of(response: requests.Response) -> socket.socket | None:
+    """The socket under a streamed response (urllib3's connection, else http.client's)."""
+    raw = response.raw
+    connection = getattr(raw, "_connection", None) or getattr(raw, "connection", None)
+    sock = getattr(connection, "sock", None)
+    if sock is None:
+        buffered = getattr(getattr(raw, "_fp", None), "fp", None)
+        sock = getattr(getattr(buffered, "raw", None), "_sock", None)
+    return sock if isinstance(sock, socket.socket) else None
 
 
 def _seat(seat: int | None) -> dict[str, str]:
