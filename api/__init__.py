@@ -36,10 +36,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     quotas.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)
-    from api import accounts, ratings, replays, streams, tournaments, webclient
+    from api import accounts, arenas, ratings, replays, streams, tournaments, webclient
 
     app.register_blueprint(replays.blueprint)
     app.register_blueprint(tournaments.blueprint)
+    app.register_blueprint(arenas.blueprint)
     app.register_blueprint(ratings.blueprint)
     app.register_blueprint(webclient.blueprint)
     accounts.init_app(app)
@@ -47,4 +48,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import budget
 
     budget.init_app(app)
+    from api import people  # issue 24: an account's public games and rating history
+
+    app.register_blueprint(people.blueprint)
+    from api import seeks
+
+    seeks.init_app(app)
     return app

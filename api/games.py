@@ -6,12 +6,12 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import budget, presenters, quotas, schemas
+from api import budget, holds, presenters, quotas, schemas
 from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
-from application import clocks, history, stalls
+from application import clocks, credentials, history, long_polls, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -165,10 +165,16 @@ def resign(game_id: str):
 def get_events(game_id: str):
     args = query(schemas.use(schemas.EventsQuerySchema))
     games = service()
-    record, seat = games.read(game_id, bearer_token(), seat_header())
+    token = bearer_token()
+    record, seat = games.read(game_id, token, seat_header())
     wait = min(args["wait"], current_app.config["MAX_EVENTS_WAIT_S"])
     if wait > 0 and record.version <= args["after"]:
-        games.wait_for_version(game_id, args["after"], wait)
+        credential = credentials.credential_of(games.accounts, token)
+        hold = holds.take(credential.account, lease_s=wait + holds.LEASE_MARGIN_S)
+        try:
+            long_polls.wait_for_version(games, game_id, args["after"], wait, credential)
+        finally:
+            hold.release()
     limit = args["limit"]
     if "before" in args:  # a bounded range: the entries after `after` and before `before`
         limit = min(limit, args["before"] - args["after"] - 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
-from api import budget, quotas, schemas
+from api import budget, holds, quotas, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from api.extensions import queue, service
@@ -67,7 +67,7 @@ def tournament_stream(tournament_id: str):
     args = query(schemas.use(schemas.StreamQuerySchema))
     _store().load(tournament_id)  # 404 before the stream starts
     lines = streams.tournament_events(service(), tournament_id, args["after"], stream_settings())
-    return ndjson(lines)
+    return ndjson(lines, holds.take(None))  # a held stream: bounded per address (api.holds)
 
 
 @blueprint.get("/<tournament_id>")

@@ -21,7 +21,7 @@ from application.name_skeleton import skeleton
 from application.ratings import account_ratings
 from application.webhooks_policy import WebhookPolicy
 from domain.registry import game_names
-from store import keys
+from store import keys, notify
 from store.accounts import AccountRecord, AccountStore
 from store.clock import now_ms
 from store.cursor import Position
@@ -104,9 +104,12 @@ class AccountService:
         return self.store.get(record.name) or record
 
     def rotate_key(self, record: AccountRecord) -> NewAccount:
-        """A new key and webhook secret; the old key stops working at once."""
+        """A new key and webhook secret; the old key stops working at once, and every
+        stream and long poll opened with it is told to re-check it (store.notify), so it
+        ends within moments on every process."""
         key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
         self.store.rotate(record, auth.key_digest(key), secret)
+        notify.key_replaced(self.client, record.name)
         return NewAccount(record, key, secret)
 
     def games(

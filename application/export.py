@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from application.arena_export import arena_walk
 from domain.errors import KeltisError
 from replays.errors import ReplayError
 from store import keys
@@ -40,6 +41,7 @@ class ExportFilter:
     until: int | None = None
     tournament: str | None = None
     account: str | None = None
+    arena: str | None = None  # one arena's games (application.arena_export)
 
     def admits(self, summary: dict) -> bool:
         """Whether an indexed game summary passes every condition but the tournament's."""
@@ -92,6 +94,8 @@ def candidates(client, chosen: ExportFilter, after: Position | None) -> Iterator
     """(game id, its position) of each game the filter admits, by its index summary."""
     if chosen.tournament is not None:
         walk = _tournament_walk(client, chosen.tournament, after)
+    elif chosen.arena is not None:
+        walk = arena_walk(client, chosen.arena, after)
     else:
         walk = _index_walk(client, chosen, after)
     for ids_and_positions in walk:

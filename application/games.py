@@ -225,6 +225,7 @@ class GameService:
         rated: bool = False,
         tournament: Mapping | None = None,
         allow_same_account: bool = False,
+        consenting: frozenset[str] = frozenset(),
     ) -> tuple[GameRecord, dict[int, str], dict[int, str]]:
         """A new game; returns its record, a token for each named human seat and the join
         code of each open seat created with `"invite": true`.
@@ -237,10 +238,12 @@ class GameService:
         callers only; gamelog.events.game_created). `rated`: the finished game goes into the
         ladder (application.settle); UnratedSeat unless every seat is an account, a built-in
         bot, or open (then joined only with an account key). An account takes one seat unless
-        the game is unrated and `allow_same_account` (application.seating).
+        the game is unrated and `allow_same_account` (application.seating). `consenting`:
+        folded names of accounts that asked for this game themselves (a trusted caller's
+        seek pairing), seated without their key.
         """
         rules = self.rules_for(game)
-        players, webhooks = self._seat_accounts(players, token)
+        players, webhooks = self._seat_accounts(players, token, consenting)
         _check_players(rules, players)
         seating.check_new_game(players, rated, allow_same_account)
         if rated:
@@ -289,7 +292,9 @@ class GameService:
         self._committed(None, record, hashes)
         return record, seat_tokens, invites
 
-    def _seat_accounts(self, players: list[dict], token: str | None) -> tuple[list[dict], bool]:
+    def _seat_accounts(
+        self, players: list[dict], token: str | None, consenting: frozenset[str] = frozenset()
+    ) -> tuple[list[dict], bool]:
         """The players with each account seat checked and named as its account is written
         (AccountNotFound, or AccountKeyRequired for a person's account without its key), and
         whether an account seated has a webhook."""
@@ -304,7 +309,8 @@ class GameService:
             account = self.accounts.get(player["account"])
             if account is None:
                 raise AccountNotFound(f"seat {seat}: no account {player['account']!r}")
-            if not account.bot and (caller is None or caller.folded != account.folded):
+            trusted = account.bot or account.folded in consenting
+            if not trusted and (caller is None or caller.folded != account.folded):
                 raise AccountKeyRequired(
                     f"seat {seat}: a person's account is seated only with its own key"
                 )
@@ -319,10 +325,11 @@ class GameService:
         name: str | None,
         invite: str | None = None,
         account_key: str | None = None,
-    ) -> tuple[GameRecord, str]:
+    ) -> tuple[GameRecord, str | None]:
         """Take an open seat (with its join code, when it was opened with an invite); the game
         starts (same batch) when it was the last one. With an account key the seat is the
-        account's, under its name."""
+        account's, under its name, and no seat token is made: the key alone acts for it, so
+        replacing the key leaves nothing that still reads the seat."""
         account, webhook = None, False
         if account_key is not None:
             holder = auth.account_of(self.accounts, account_key)
@@ -350,10 +357,10 @@ class GameService:
             if record.open_seats == [seat]:
                 chance = Chance.from_hex(record.seed_hex)
                 events += record.rules.start(len(record.players), record.options, chance)
-            token = tokens.new_token(game_id, seat)
+            token = None if account is not None else tokens.new_token(game_id, seat)
             batch = make_batch(record.version + 1, events, self.clock(), None, None)
             after = fold_entries(record, game_id, batch)
-            digest = {seat: tokens.digest(token)}
+            digest = {seat: tokens.digest(token)} if token is not None else {}
             request = AppendRequest(game_id, record.version, batch, new_token_hashes=digest)
             if self.committer.commit(request, after, record).ok:
                 self._committed(record, after, digest)

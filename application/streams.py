@@ -5,29 +5,33 @@ Both work the same way: listen to the notification channel first (store.notify),
 from the log, then wake on each notification and read what changed. A notification is only a
 hint: at each keep-alive the stream re-checks the log on its own, so a lost message costs
 latency, never an event; between keep-alives an idle stream sends Redis nothing. A stream
-yields `None` where a keep-alive line goes, and ends after its lifetime (`max_s`).
+yields `None` where a keep-alive line goes (also right after its catch-up when that had
+nothing to say, so the response's headers go out at once), and ends after its lifetime
+(`max_s`).
+
+A stream opened with an account key (`credential`, application.credentials) also hears the
+account's channel, re-checks the key at every wake-up and before every line it sends, and
+ends once the key was replaced.
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from application.errors import GameNotFound, TooManyStreams
+from application.credentials import NONE, Credential
+from application.errors import GameNotFound
 from application.games import GameService
 from gamelog.entries import Entry
 from gamelog.record import GameRecord, Status
 from store import keys
-from store import streams as stream_slots
 from store.accounts import AccountRecord
 from store.tournaments import TournamentStore
 from tournaments.standings import entry_labels
 
 KEEPALIVE_S = 10.0
 MAX_S = 3600.0
-MAX_PER_ACCOUNT = 4
 PAGE = 200  # entries read at once by a game stream
 MAX_GAMES = 500  # games in play an account stream catches up on
 IN_PLAY = (Status.ACTIVE, Status.FINAL_ROUND)
@@ -36,11 +40,10 @@ OVER = (Status.FINISHED, Status.CANCELLED)
 
 @dataclass(frozen=True, slots=True)
 class StreamSettings:
-    """Keep-alive interval (also the safety re-check), lifetime, open streams per account."""
+    """Keep-alive interval (also the safety re-check) and lifetime."""
 
     keepalive_s: float = KEEPALIVE_S
     max_s: float = MAX_S
-    max_per_account: int = MAX_PER_ACCOUNT
 
 
 # ----- one game's events --------------------------------------------------------------------
@@ -52,12 +55,15 @@ def game_events(
     after: int,
     settings: StreamSettings,
     clock: Callable[[], float] = time.monotonic,
+    credential: Credential = NONE,
 ) -> Iterator[tuple[list[Entry], GameRecord] | None]:
     """Pages of the game's entries after `after` with the record they belong to (the caller
     redacts them for its viewer), `None` for a keep-alive; ends once the finished game's last
-    entry was given, or after `settings.max_s`."""
+    entry was given, after `settings.max_s`, or once `credential` stopped working."""
     ends = clock() + settings.max_s
-    with service.listen_game(game_id) as listener:
+    opening = True
+    channels = (keys.game_channel(game_id), *credential.channels)
+    with service.notices.listen(*channels) as listener:
         while True:
             record, _, _ = service.load(game_id)
             while record.version > after:
@@ -66,14 +72,25 @@ def game_events(
                     break
                 if entries[-1].n > record.version:
                     record, _, _ = service.load(game_id)
+                if not credential.valid(service.accounts):
+                    return
                 yield entries, record
+                opening = False
                 after = entries[-1].n
             if record.finished and after >= record.version:
                 return
             remaining = ends - clock()
             if remaining <= 0:
                 return
-            if listener.wait(min(settings.keepalive_s, remaining)) is None:
+            if opening:  # nothing to catch up on: a keep-alive, so the headers go out now
+                opening = False
+                if not credential.valid(service.accounts):  # replaced before we listened
+                    return
+                yield None
+            woke = listener.wait(min(settings.keepalive_s, remaining))
+            if not credential.valid(service.accounts):
+                return
+            if woke is None:
                 yield None
 
 
@@ -129,50 +146,45 @@ class AccountWatch:
         return lines
 
 
-def open_account_stream(
-    service: GameService, account: AccountRecord, settings: StreamSettings
-) -> tuple[str, Callable[[], None]]:
-    """Count a new stream of the account (TooManyStreams at the bound); its id and the
-    function that releases it."""
-    stream_id = secrets.token_urlsafe(12)
-    now = service.clock()
-    expires = now + int(settings.max_s * 1000) + 60_000
-    if not stream_slots.open_slot(
-        service.client, account.name, stream_id, now, expires, settings.max_per_account
-    ):
-        raise TooManyStreams(
-            f"at most {settings.max_per_account} event streams per account are open at once"
-        )
-    return stream_id, lambda: stream_slots.close_slot(service.client, account.name, stream_id)
-
-
 def account_events(
     service: GameService,
     account: AccountRecord,
     settings: StreamSettings,
     clock: Callable[[], float] = time.monotonic,
+    credential: Credential = NONE,
 ) -> Iterator[dict | None]:
-    """The account's lines: first a `your_turn` for every game waiting on it, then
-    `game_started`, `your_turn` and `game_finished` as its games move; `None` for a
-    keep-alive. Ends after `settings.max_s`."""
+    """The account's lines: first a `your_turn` for every game waiting on it (or a
+    keep-alive when none is), then `game_started`, `your_turn` and `game_finished` as its
+    games move; `None` for a keep-alive. Ends after `settings.max_s`, or once `credential`
+    (the key it was opened with) stopped working."""
     ends = clock() + settings.max_s
     watch = AccountWatch(account.name)
     with service.listen_account(account.name) as listener:
-        for record in _playing(service, account):
-            yield from watch.changes(record, opening=True)
+        opening = [
+            line
+            for record in _playing(service, account)
+            for line in watch.changes(record, opening=True)
+        ]
+        if not credential.valid(service.accounts):
+            return
+        yield from opening or [None]  # a keep-alive when nothing waits: headers go out now
         while True:
             remaining = ends - clock()
             if remaining <= 0:
                 return
             woke = listener.wait(min(settings.keepalive_s, remaining))
+            if not credential.valid(service.accounts):
+                return
             if woke is None:
                 yield None
             if woke is None or None in woke:  # the safety re-check: every game in play
                 records = _playing(service, account, watch.in_play())
             else:
                 records = _records(service, dict.fromkeys(p.get("game") for p in woke))
-            for record in records:
-                yield from watch.changes(record)
+            lines = [line for record in records for line in watch.changes(record)]
+            if lines and not credential.valid(service.accounts):
+                return
+            yield from lines
 
 
 def _playing(

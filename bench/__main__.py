@@ -23,13 +23,16 @@ MODULES = [
     "bench.load",
     "bench.clocks",
     "bench.streams",
+    "bench.stream_flood",
     "bench.streams_cluster",
+    "bench.seeks",
     "bench.webhooks",
     "bench.webhook_tarpit",
     "bench.ladder",
     "bench.open_tournament",
     "bench.compaction",
     "bench.mcts",
+    "bench.arena",
 ]
 
 

@@ -194,10 +194,12 @@ def measure_trivial(base_url: str, cpu=None) -> tuple[float, float | None]:
 def served_stack(**options) -> Iterator[LocalStack]:
     """The stack as `keltis serve` (make run) runs it (cli.serve.start_stack `options`), in
     a temporary directory. One address plays every client of a benchmark: the rate limit
-    never refuses and the quotas are off, unless the environment says otherwise."""
+    never refuses, the quotas and the bound on held requests per address are off, unless
+    the environment says otherwise."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-") as var_dir:
         os.environ.setdefault("KELTIS_RATE_LIMIT", BENCH_RATE_LIMIT)
         os.environ.setdefault("KELTIS_QUOTAS", "off")
+        os.environ.setdefault("KELTIS_STREAMS_PER_ADDRESS", "off")  # every client is one address
         stack = start_stack(port=free_port(), var_dir=Path(var_dir), **options)
         try:
             yield stack

@@ -24,13 +24,14 @@ CHUNK = 1024 * 1024
 @click.option("--until", type=int, default=None, help="Created before (ms since epoch).")
 @click.option("--tournament", default=None, help="Only this tournament's games.")
 @click.option("--account", default=None, help="Only games with a seat of this account.")
+@click.option("--arena", default=None, help="Only this arena's games.")
 @click.option("--limit", type=int, default=None, help="At most this many games.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
 @click.option(
     "--resume", is_flag=True, help="Append to OUTPUT after the last game it holds (its cursor)."
 )
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def export(server, game, since, until, tournament, account, limit, output, resume, progress):
+def export(server, game, since, until, tournament, account, arena, limit, output, resume, progress):
     """Write the replays of finished games to OUTPUT, one JSON line each (`{"cursor",
     "replay"}`), newest first; `keltis replay verify OUTPUT` checks every line."""
     import requests
@@ -44,6 +45,7 @@ def export(server, game, since, until, tournament, account, limit, output, resum
         "until": until,
         "tournament": tournament,
         "account": account,
+        "arena": arena,
     }
     query = {name: value for name, value in query.items() if value is not None}
     walk = Walk(cursor)

@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "ratings": "cli.ratings:ratings",
     "games": "cli.games:games",
     "export": "cli.export:export",
+    "arena": "cli.arena:arena",
 }
 
 

@@ -16,7 +16,8 @@ def ratings():
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def rebuild(redis_url):
     """Fold the ladder's log from its first entry and store the ratings it gives; reports how
-    many stored ratings differed from the re-fold (0: reproduced exactly)."""
+    many stored ratings differed from the re-fold (0: reproduced exactly), and repairs the
+    accounts' rating histories to the re-fold's steps."""
     from store.connection import store_client
     from store.ladder import LadderStore
     from store.locate import NoRedisConfigured, redis_url_from_env
@@ -28,5 +29,6 @@ def rebuild(redis_url):
     done = LadderStore(store_client(url)).rebuild()
     click.echo(
         f"folded {done.entries} ladder entries into {done.ratings} ratings;"
-        f" {done.differing} stored ratings differed"
+        f" {done.differing} stored ratings differed;"
+        f" {done.history_points} rating history points, {done.history_differing} repaired"
     )

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import click
 
+from application import holds
 from cli.checkout_lock import CheckoutLock
+from cli.operator_token import FILE_NAME as OPERATOR_TOKEN_FILE
+from cli.operator_token import local_operator_token
 from cli.supervise import GaveUp, Supervisor
 from store.connection import POOL_SIZE_ENV, pool_size
 
@@ -56,6 +59,7 @@ def gunicorn_command(
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--env", f"{POOL_SIZE_ENV}={web_pool_size(connections)}",
+        "--env", f"{holds.PER_PROCESS_ENV}={holds.per_process_for(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
         *WEB_OPTIONS,
@@ -203,6 +207,8 @@ def start_stack(
             stack.url_file.write_text(redis_url + "\n")
         env = {**os.environ, "REDIS_URL": redis_url, "KELTIS_SERVICE_PORT": str(port)}
         env.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")  # local example bots
+        if server is not None:  # this serve's own data: its operator opens arenas
+            env.setdefault("KELTIS_OPERATOR_TOKEN", local_operator_token(var_dir))
         output = subprocess.DEVNULL if quiet else None
         for number in range(bot_workers):
             name = "worker" if bot_workers == 1 else f"worker {number + 1}"
@@ -281,6 +287,8 @@ def serve(host, port, web_workers, connections, bot_workers):
         """-d '{"game": "keltis-card", "players": [{"name": "ann"}, """
         """{"name": "rob", "bot": "greedy"}]}'"""
     )
+    if redis_url is None and not os.environ.get("KELTIS_OPERATOR_TOKEN"):
+        click.echo(f"Operator token (opens arenas): {VAR_DIR / OPERATOR_TOKEN_FILE}")
     click.echo("Ctrl-C stops everything.")
     try:
         while True:

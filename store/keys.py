@@ -134,6 +134,12 @@ def games_waiting() -> str:
     return games_by_status("waiting")
 
 
+def client_held(client_id: str) -> str:
+    """Sorted set of a client address's held streams and long polls (slot id -> ms its
+    lease ends, store.streams)."""
+    return f"{PREFIX}:held:{{c:{client_id}}}"
+
+
 def client_waiting_games(client_id: str) -> str:
     """Sorted set of the waiting games a client (a remote address) created, by creation (ms)."""
     return f"{PREFIX}:quota:waiting:{client_id}"
@@ -391,7 +397,8 @@ def account_key(key_hash: str) -> str:
 
 
 def account_streams(folded_name: str) -> str:
-    """Sorted set of the account's open event streams (stream id -> ms it expires)."""
+    """Sorted set of the account's held streams and long polls (slot id -> ms its lease
+    ends, store.streams)."""
     return _account(folded_name, "streams")
 
 
@@ -413,3 +420,157 @@ def account_turns_channel() -> str:
 def account_channel(folded_name: str) -> str:
     """The channel told of every new version of the games in which an account holds a seat."""
     return f"{PREFIX}:notify:account:{{a:{folded_name}}}"
+
+
+# ----- rating history (issue 24, people: the account page's rating chart) --------------------
+
+
+def ladder_history(game: str, participant: str) -> str:
+    """Sorted set of an account's rating after each of its rated games of `game`, scored by
+    ladder sequence number (members: ladder.history.HistoryPoint JSON). Written by the
+    ladder's fold with the ratings; a rebuild rewrites it. Carries `{ladder}` like the
+    ladder's keys, so the fold's script names it with them."""
+    return _ladder(f"history:{game}:{participant}")
+
+
+def ladder_history_pattern() -> str:
+    """SCAN pattern of every rating history key."""
+    return _ladder("history:*")
+
+
+# ----- seeks (the rated pool: application.seeks, application.pairing) ----------------------
+# Every key of the pool carries the hash tag `{seeks}`: a claim names several seeks at once.
+
+
+def _seeks(part: str) -> str:
+    return f"{PREFIX}:seeks:{{seeks}}:{part}"
+
+
+def seek(seek_id: str) -> str:
+    """Hash of one open seek: `data` (JSON: account, game, options, players, clock, rated,
+    max_games, created_at, address), `since` (ms it last became free to pair) and `seen`
+    (ms its account was last seen listening)."""
+    return _seeks(f"seek:{seek_id}")
+
+
+def seek_playing(seek_id: str) -> str:
+    """Sorted set of the seek's claimed games still in play, scored by when claimed (ms)."""
+    return _seeks(f"seek:{seek_id}:playing")
+
+
+def seek_games(seek_id: str) -> str:
+    """List of the ids of the newest games started from the seek (oldest first)."""
+    return _seeks(f"seek:{seek_id}:games")
+
+
+def seeks_open() -> str:
+    """Sorted set of every open seek id, scored by creation (ms): what pairing reads."""
+    return _seeks("open")
+
+
+def seeks_of_account(folded_name: str) -> str:
+    """Sorted set of an account's open seek ids, by creation (ms) (its bound, its list)."""
+    return _seeks(f"account:{folded_name}")
+
+
+def seeks_of_address(address: str) -> str:
+    """Sorted set of the open seek ids created from one client address, by creation (ms)."""
+    return _seeks(f"address:{address}")
+
+
+def seek_recent(folded_name: str) -> str:
+    """Sorted set of an account's recent pool opponents (participant ids), scored by when
+    they were paired (ms): pairing prefers others while they are recent."""
+    return _seeks(f"recent:{folded_name}")
+
+
+def seeks_pass_lease() -> str:
+    """The lease of the process running a pairing pass (SET NX PX)."""
+    return _seeks("pass")
+
+
+def seeks_channel() -> str:
+    """The doorbell of the pairing threads: told when a seek opens (a hint)."""
+    return f"{PREFIX}:notify:seeks"
+
+
+# ----- arenas (issue 24 item 3: the always-on bot arena; keys of one arena carry {r:<id>}) ----
+
+
+def _arena(aid: str, part: str) -> str:
+    return f"{PREFIX}:arena:{{r:{aid}}}:{part}"
+
+
+def arena_spec(aid: str) -> str:
+    """JSON: the arena's spec (name, game, options, players, clock, window); written once."""
+    return _arena(aid, "spec")
+
+
+def arena_meta(aid: str) -> str:
+    """Hash: closed_at (the operator closed it), finished_at (no game left), seq (games)."""
+    return _arena(aid, "meta")
+
+
+def arena_members(aid: str) -> str:
+    """Hash: folded account name -> JSON {name, joined_at} of the bots that joined."""
+    return _arena(aid, "members")
+
+
+def arena_free(aid: str) -> str:
+    """Sorted set: folded account name -> ms since it waits for a game (joined, not playing)."""
+    return _arena(aid, "free")
+
+
+def arena_busy(aid: str) -> str:
+    """Hash: folded account name -> id of the arena game it plays."""
+    return _arena(aid, "busy")
+
+
+def arena_paused(aid: str) -> str:
+    """Hash: folded account name -> ms it was paused (forfeited game after game)."""
+    return _arena(aid, "paused")
+
+
+def arena_streaks(aid: str) -> str:
+    """Hash: folded account name -> games forfeited in a row."""
+    return _arena(aid, "streaks")
+
+
+def arena_running(aid: str) -> str:
+    """Hash: game id -> JSON {accounts, created_at} of the arena's games not recorded yet."""
+    return _arena(aid, "running")
+
+
+def arena_games(aid: str) -> str:
+    """Sorted set: every game id of the arena -> its sequence number."""
+    return _arena(aid, "games")
+
+
+def arena_board(aid: str) -> str:
+    """Hash: folded account name -> JSON {name, games, wins, score, forfeits}."""
+    return _arena(aid, "board")
+
+
+def arena_recent(aid: str) -> str:
+    """Hash: folded account name -> JSON list of its last game's opponents."""
+    return _arena(aid, "recent")
+
+
+def arena_feed(aid: str) -> str:
+    """List: JSON line per recorded game, in the order recorded (its stream walks it)."""
+    return _arena(aid, "feed")
+
+
+def arena_channel(aid: str) -> str:
+    """The channel told when an arena game is recorded or the arena ends."""
+    return f"{PREFIX}:notify:arena:{{r:{aid}}}"
+
+
+def arenas_by_created() -> str:
+    """Sorted set: arena id -> ms created (GET /v1/arenas walks it)."""
+    return f"{PREFIX}:arenas:by-created"
+
+
+def arenas_live() -> str:
+    """Set: ids of the arenas not over yet (the workers' arena pass walks it)."""
+    return f"{PREFIX}:arenas:live"

@@ -22,8 +22,9 @@ import redis
 
 from domain.registry import game_names
 from ladder.entries import LadderEntry, participant_id
-from ladder.fold import Key, Rating, fold
-from store import keys
+from ladder.fold import Key, Rating
+from ladder.history import fold_steps
+from store import keys, ladder_history
 from store.codec import text
 from store.cursor import Pager, Position
 from store.eventstore import load_script
@@ -45,11 +46,14 @@ class Appended:
 @dataclass(frozen=True, slots=True)
 class Rebuilt:
     """What a rebuild found: entries folded, ratings written, and how many stored ratings
-    differed from the re-fold before it replaced them (0: identical, bit for bit)."""
+    differed from the re-fold before it replaced them (0: identical, bit for bit); then the
+    rating history points of the re-fold and how many stored points it added or removed."""
 
     entries: int
     ratings: int
     differing: int
+    history_points: int = 0
+    history_differing: int = 0
 
 
 class LadderStore:
@@ -158,17 +162,19 @@ class LadderStore:
             if not entries:
                 return folded
             wanted = {(e.game, s.participant) for e in entries for s in e.seats}
-            ratings, touched = fold(entries, self.ratings(wanted))
+            ratings, touched, steps = fold_steps(entries, cursor + 1, self.ratings(wanted))
             writes = _rating_writes({key: ratings[key] for key in touched})
+            writes += ladder_history.history_writes(steps)  # store.ladder_history
             if self._write(str(cursor), cursor + len(entries), writes):
                 folded += len(entries)
         return folded
 
     def rebuild(self) -> Rebuilt:
         """Fold the whole log from nothing and replace the stored ratings with the result
-        (and the cursor with the log's length)."""
+        (and the cursor with the log's length), then repair the rating histories to match
+        the re-fold's steps (store.ladder_history.repair)."""
         entries = self.entries()
-        ratings, _ = fold(entries)
+        ratings, _, steps = fold_steps(entries, 1)
         games = set(game_names()) | {game for game, _ in ratings}
         stored = self.all_ratings(games)
         differing = sum(stored.get(key) != ratings.get(key) for key in set(stored) | set(ratings))
@@ -178,7 +184,8 @@ class LadderStore:
             for key in (keys.ladder_ratings(game), keys.ladder_board(game))
         ]
         self._write("", len(entries), deletes + _rating_writes(ratings))
-        return Rebuilt(len(entries), len(ratings), differing)
+        repaired = ladder_history.repair(self.client, steps, len(entries))
+        return Rebuilt(len(entries), len(ratings), differing, len(steps), repaired)
 
     def _write(self, expected: str, cursor: int, writes: list[tuple[str, str, list]]) -> bool:
         script_keys, args = [keys.ladder_cursor()], [expected, cursor]

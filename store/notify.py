@@ -88,32 +88,49 @@ def publish(client: redis.Redis, game_id: str, version: int, accounts: Iterable[
     SPUBLISH (pipelined, each to the node owning its channel) or, before Redis 7, PUBLISH."""
     payload = orjson.dumps({"game": game_id, "version": version})
     try:
-        channels = channels_of(game_id, accounts)
-        if sharded(client):
-            pipe = client.pipeline(transaction=False)
-            for channel in channels:
-                pipe.spublish(channel, payload)
-            pipe.execute()
-            return
-        if isinstance(client, RedisCluster):
-            for channel in channels:
-                client.publish(channel, payload)
-            return
-        pipe = client.pipeline(transaction=False)
-        for channel in channels:
-            pipe.publish(channel, payload)
-        pipe.execute()
+        tell(client, channels_of(game_id, accounts), payload)
     except FAILURES as error:
         log.warning("notification of %s v%d not sent: %s", game_id, version, error)
 
 
-class Listener:
-    """Wakes on the messages of one channel; use as a context manager (closing unsubscribes
-    when it was the channel's last listener)."""
+def key_replaced(client: redis.Redis, account: str) -> None:
+    """Tell the account's channel that its key was replaced: whatever was opened with the
+    old key re-checks its credential at once (the check, not this hint, decides; a failure
+    is logged, never raised)."""
+    payload = orjson.dumps({"account": account.lower(), "key_replaced": True})
+    try:
+        tell(client, [keys.account_channel(account.lower())], payload)
+    except FAILURES as error:
+        log.warning("notification of %s's new key not sent: %s", account, error)
 
-    def __init__(self, subscriber: Subscriber, channel: str):
+
+def tell(client: redis.Redis, channels: list[str], payload: bytes) -> None:
+    """PUBLISH (or SPUBLISH on a cluster with sharded pub/sub) `payload` to `channels` in one
+    round trip; raises one of FAILURES."""
+    if sharded(client):
+        pipe = client.pipeline(transaction=False)
+        for channel in channels:
+            pipe.spublish(channel, payload)
+        pipe.execute()
+        return
+    if isinstance(client, RedisCluster):
+        for channel in channels:
+            client.publish(channel, payload)
+        return
+    pipe = client.pipeline(transaction=False)
+    for channel in channels:
+        pipe.publish(channel, payload)
+    pipe.execute()
+
+
+class Listener:
+    """Wakes on the messages of its channels (one, or a few: a stream of a game opened with
+    an account key also hears the account's channel); use as a context manager (closing
+    unsubscribes each channel of which it was the last listener)."""
+
+    def __init__(self, subscriber: Subscriber, channels: tuple[str, ...]):
         self.subscriber = subscriber
-        self.channel = channel
+        self.channels = channels
         self._woken = threading.Event()
         self._lock = threading.Lock()
         self._pending: list[dict | None] = []
@@ -165,37 +182,45 @@ class Subscriber:
         """True once the wire in use is sharded pub/sub (for tests and stats)."""
         return isinstance(self._wire, ShardedWire)
 
-    def listen(self, channel: str) -> Listener:
-        """A listener of `channel`, returned once Redis confirmed the subscription (or after
-        CONFIRM_TIMEOUT_S: the caller's own re-checks then cover the gap)."""
-        listener = Listener(self, channel)
+    def listen(self, channel: str, *more: str) -> Listener:
+        """A listener of `channel` (and of `more` channels), returned once Redis confirmed
+        the subscriptions (or after CONFIRM_TIMEOUT_S: the caller's own re-checks then cover
+        the gap)."""
+        channels = tuple(dict.fromkeys((channel, *more)))
+        listener = Listener(self, channels)
+        waits = []
         with self.lock:
             try:
                 wire = self._wire_of_process()
             except FAILURES as error:  # no wire yet: the listener's own re-checks cover it
                 log.warning("notify: cannot tell which pub/sub to use: %s", error)
-                self.listeners.setdefault(channel, set()).add(listener)
+                for name in channels:
+                    self.listeners.setdefault(name, set()).add(listener)
                 return listener
-            group = self.listeners.setdefault(channel, set())
-            group.add(listener)
-            confirmed = self._confirmed.get(channel)
-            if confirmed is None:
-                confirmed = self._confirmed[channel] = threading.Event()
-                wire.subscribe(channel)
-        confirmed.wait(self.confirm_timeout_s)
+            for name in channels:
+                self.listeners.setdefault(name, set()).add(listener)
+                confirmed = self._confirmed.get(name)
+                if confirmed is None:
+                    confirmed = self._confirmed[name] = threading.Event()
+                    wire.subscribe(name)
+                waits.append(confirmed)
+        ends = time.monotonic() + self.confirm_timeout_s
+        for confirmed in waits:
+            confirmed.wait(max(0.0, ends - time.monotonic()))
         return listener
 
     def remove(self, listener: Listener) -> None:
         with self.lock:
-            group = self.listeners.get(listener.channel)
-            if group is None:
-                return
-            group.discard(listener)
-            if not group:
-                del self.listeners[listener.channel]
-                self._confirmed.pop(listener.channel, None)
-                if self._wire is not None:
-                    self._wire.unsubscribe(listener.channel)
+            for name in listener.channels:
+                group = self.listeners.get(name)
+                if group is None:
+                    continue
+                group.discard(listener)
+                if not group:
+                    del self.listeners[name]
+                    self._confirmed.pop(name, None)
+                    if self._wire is not None:
+                        self._wire.unsubscribe(name)
 
     def close(self) -> None:
         """Stop listening: every connection closed, every reader stopped (a later `listen`

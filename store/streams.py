@@ -1,31 +1,51 @@
-"""The open event streams of each account (a bound per account), in Redis so every process
-counts them: a sorted set of stream ids scored by the time each expires (a stream whose
-process died stops counting when its lifetime is over)."""
+"""Leased slots of held requests (streams and long polls), counted in Redis so that every
+process sees one count per client address and per account.
+
+A slot is a member of a sorted set scored by the time its lease ends (the server's clock,
+store/lua/slot_claim.lua). The holder renews its lease while it lives and removes it when it
+ends; a slot whose process died stops counting when its lease runs out, so a crash frees its
+slots within one lease instead of holding them for a stream's whole lifetime.
+"""
 
 from __future__ import annotations
 
 import redis
 
 from store import keys
+from store.eventstore import load_script
 
 
-def open_slot(
-    client: redis.Redis, name: str, stream_id: str, now_ms: int, expires_ms: int, limit: int
-) -> bool:
-    """Count a new stream of the account; False (nothing counted) when `limit` are open."""
-    key = keys.account_streams(name.lower())
-    pipe = client.pipeline(transaction=False)
-    pipe.zremrangebyscore(key, "-inf", now_ms)
-    pipe.zadd(key, {stream_id: expires_ms})
-    pipe.zcard(key)
-    pipe.pexpireat(key, expires_ms)
-    _, _, count, _ = pipe.execute()
-    if count > limit:
-        client.zrem(key, stream_id)
-        return False
-    return True
+class SlotStore:
+    """Claims, renews and frees leased slots."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self.claim_script = client.register_script(load_script("slot_claim.lua"))
+
+    def claim(self, key: str, slot_id: str, lease_ms: int, bound: int) -> bool:
+        """Hold a slot under `key` for `lease_ms`; False (nothing held) when `bound` slots
+        are held already."""
+        return bool(self.claim_script(keys=[key], args=[slot_id, lease_ms, max(1, bound)]))
+
+    def renew(self, key: str, slot_id: str, lease_ms: int) -> None:
+        """Extend the slot's lease (held again if it had lapsed, never refused)."""
+        self.claim_script(keys=[key], args=[slot_id, lease_ms, 0])
+
+    def free(self, key: str, slot_id: str) -> None:
+        """The held request ended: its slot no longer counts."""
+        self.client.zrem(key, slot_id)
+
+    def held(self, key: str) -> int:
+        """How many slots are held under `key` now, leases not yet expired included (for
+        tests and stats)."""
+        return int(self.client.zcard(key))
 
 
-def close_slot(client: redis.Redis, name: str, stream_id: str) -> None:
-    """The stream ended: it no longer counts."""
-    client.zrem(keys.account_streams(name.lower()), stream_id)
+def address_key(address: str) -> str:
+    """The slots of one client address."""
+    return keys.client_held(address)
+
+
+def account_key(name: str) -> str:
+    """The slots of one account."""
+    return keys.account_streams(name.lower())

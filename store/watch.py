@@ -5,6 +5,7 @@ event."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from store import keys
 from store.eventstore import EventStore
@@ -21,10 +22,21 @@ class VersionWatcher:
         self.subscriber = subscriber
         self.safety_s = safety_s
 
-    def wait(self, game_id: str, after: int, timeout_s: float) -> bool:
-        """Block up to `timeout_s` until the game's version exceeds `after`; True if it did."""
+    def wait(
+        self,
+        game_id: str,
+        after: int,
+        timeout_s: float,
+        also: tuple[str, ...] = (),
+        still_valid: Callable[[], bool] | None = None,
+    ) -> bool:
+        """Block up to `timeout_s` until the game's version exceeds `after`; True if it did.
+        `also`: more channels to wake on (an account's, which tells of a replaced key);
+        `still_valid`, asked at each wake-up, ends the wait early (False) when it says no."""
         deadline = time.monotonic() + timeout_s
-        with self.subscriber.listen(keys.game_channel(game_id)) as listener:
+        with self.subscriber.listen(keys.game_channel(game_id), *also) as listener:
+            if still_valid is not None and not still_valid():  # before we listened
+                return False
             while True:
                 if self.store.length(game_id) > after:
                     return True
@@ -32,3 +44,5 @@ class VersionWatcher:
                 if remaining <= 0:
                     return False
                 listener.wait(min(remaining, self.safety_s))
+                if still_valid is not None and not still_valid():
+                    return False

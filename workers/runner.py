@@ -8,8 +8,10 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues
 from store.connection import queue_client
+from workers.arenas import ArenaThread
 from workers.compact import CompactThread
 from workers.lanes import InteractiveLane, lower_this_threads_priority
+from workers.pairing import pairing_thread
 from workers.settle import SettleThread
 from workers.sweep import DeadlineThread, SweepThread
 from workers.webhooks import WebhookThread
@@ -43,7 +45,9 @@ def run_worker(
     callers = WebhookThread(redis_url) if webhooks else None
     settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
     compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
-    threads = [t for t in (sweeper, clocks, callers, settler, compactor) if t is not None]
+    pairer = pairing_thread(redis_url)  # the rated pool's seeks (workers.pairing)
+    threads = [t for t in (sweeper, clocks, callers, settler, compactor, pairer) if t is not None]
+    threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arena_pass)
     if not burst:
         threads += [InteractiveLane(redis_url) for _ in range(max(0, interactive_lanes))]
     for thread in threads:

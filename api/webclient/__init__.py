@@ -1,4 +1,5 @@
-"""The web client: a lobby at `/` and a table at `/play/<id>`, plain HTML, CSS and
+"""The web client: a lobby at `/`, a table at `/play/<id>`, the leaderboards at
+`/leaderboard` and an account's page at `/accounts/<name>`, plain HTML, CSS and
 JavaScript modules served from this package. The pages speak only the public API."""
 
 from __future__ import annotations
@@ -18,13 +19,20 @@ blueprint = Blueprint("webclient", __name__)
 ASSETS = {
     "app.css": "text/css",
     "api.js": "text/javascript",
+    "arena.js": "text/javascript",
     "cards.js": "text/javascript",
     "dice.js": "text/javascript",
     "docs.js": "text/javascript",
     "dom.js": "text/javascript",
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
+    "seek.js": "text/javascript",
     "words.js": "text/javascript",
+    # issue 24, people: the leaderboards and account pages
+    "account.js": "text/javascript",
+    "chart.js": "text/javascript",
+    "leaderboard.js": "text/javascript",
+    "people.css": "text/css",
 }
 # Same-origin only: the pages fetch nothing from anywhere else.
 POLICY = (
@@ -63,6 +71,23 @@ def lobby():
 @blueprint.get("/play/<game_id>")
 def table(game_id: str):
     return _answer("play.html", "text/html")
+
+
+@blueprint.get("/leaderboard")
+def leaderboard():
+    return _answer("leaderboard.html", "text/html")
+
+
+@blueprint.get("/accounts/<name>")
+def account_page(name: str):
+    return _answer("account.html", "text/html")
+
+
+@blueprint.get("/arenas")
+@blueprint.get("/arenas/<arena_id>")
+def arena_page(arena_id: str | None = None):
+    """The arenas (application.arenas), and one arena's live leaderboard."""
+    return _answer("arena.html", "text/html")
 
 
 @blueprint.get("/web/<name>")

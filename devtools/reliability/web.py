@@ -24,7 +24,13 @@ class WebServer:
     """`gunicorn api:create_app()` with `workers` processes, configured as `keltis serve`."""
 
     def __init__(self, env: dict[str, str], workers: int = 2):
-        self.env = {**os.environ, "KELTIS_RATE_LIMIT": "off", "KELTIS_QUOTAS": "off", **env}
+        self.env = {
+            **os.environ,
+            "KELTIS_RATE_LIMIT": "off",
+            "KELTIS_QUOTAS": "off",
+            "KELTIS_STREAMS_PER_ADDRESS": "off",  # every client of a test is one address
+            **env,
+        }
         self.workers = workers
         self.port = 0
         self.process: subprocess.Popen | None = None

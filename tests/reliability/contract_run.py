@@ -23,6 +23,7 @@ import requests
 PHASES = "examples,coverage,fuzzing,stateful"
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
+OPERATOR_TOKEN = "kop_contract_run_operator"  # the served app's KELTIS_OPERATOR_TOKEN
 
 
 @dataclass
@@ -85,6 +86,15 @@ def seated_game(base_url: str) -> tuple[str, str, str]:
     return game["id"], game["seats"][0]["token"], game["creator_token"]
 
 
+def open_arena(base_url: str) -> str:
+    """A new arena on the server (the operator's token); its id."""
+    body = {"name": "contract", "game": "keltis-card", "ends_at": 2**52}
+    headers = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    made = requests.post(f"{base_url}/v1/arenas", json=body, headers=headers, timeout=10)
+    made.raise_for_status()
+    return made.json()["id"]
+
+
 def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1) -> ContractRun:
     """Run `st` against `base_url` (a loopback server), with account keys and a seat's
     token for its auth."""
@@ -97,6 +107,8 @@ def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1
         "KELTIS_CONTRACT_GAME": game_id,
         "KELTIS_CONTRACT_SEAT_TOKEN": token,
         "KELTIS_CONTRACT_CREATOR_TOKEN": creator,
+        "KELTIS_CONTRACT_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "KELTIS_CONTRACT_ARENA": open_arena(base_url),
     }
     done = subprocess.run(
         st_command(base_url, report, max_examples, seed),

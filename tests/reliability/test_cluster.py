@@ -270,7 +270,10 @@ def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http):
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    time.sleep(0.7)  # the stream listens, its (empty) catch-up done
+    # Nothing waits on it: the stream answers its headers and a keep-alive at once, after
+    # its (empty) catch-up; a margin for its subscription to be confirmed.
+    assert lines.get(timeout=15)[1] is None
+    time.sleep(0.7)
     mover, version = accounts[game["to_move"]], game["version"]
     for pick in range(20):  # a turn of keltis-card may take several moves of one seat
         answer = play_one_move(http, base, game["id"], mover["key"], pick)
@@ -279,6 +282,8 @@ def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http):
             break
     moved_at = time.monotonic()
     arrived_at, line = lines.get(timeout=15)
+    while line is None:  # keep-alives
+        arrived_at, line = lines.get(timeout=15)
     assert line == {"type": "your_turn", "game": game["id"], "version": version, "deadline": None}
     assert arrived_at - moved_at < WAKE_S
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from devtools.reliability.web import WebServer
-from tests.reliability.contract_run import run_contract
+from tests.reliability.contract_run import OPERATOR_TOKEN, run_contract
 
 MAX_EXAMPLES = 2  # per operation and phase: some 500 requests, 1-2 minutes on 2 busy cores
 
@@ -27,6 +27,7 @@ def served(private_redis_server):
         "REDIS_URL": private_redis_server.url,
         "KELTIS_MAX_EVENTS_WAIT_S": "0.01",
         "KELTIS_STREAM_MAX_S": "0.2",  # a stream answers whole within the request timeout
+        "KELTIS_OPERATOR_TOKEN": OPERATOR_TOKEN,  # arenas are opened and closed with it
     }
     with WebServer(env, workers=2) as server:
         yield server

@@ -1,0 +1,100 @@
+// "Play now": a seek in the rated pool for the signed-in account (POST /v1/seeks). While it
+// looks for opponents, the account's event stream (GET /v1/me/events) stays open: it keeps
+// the seek alive and tells of the game it starts (game_started); then the seek is cancelled
+// (the game goes on) and the browser goes to the table, seated with the account's key.
+import {account, api, seats} from "./api.js";
+import {$} from "./dom.js";
+
+let looking = null;  // {seekId, key, controller} while a seek is open
+
+function say(text, isError) {
+  $("seek-status").textContent = text || "";
+  $("seek-status").classList.toggle("error", !!isError);
+}
+
+function showButtons() {
+  $("play-now").hidden = !!looking;
+  $("seek-cancel").hidden = !looking;
+}
+
+function seekBody() {
+  const game = $("seek-game").value;
+  const body = {game, players: Number($("seek-count").value), rated: true};
+  const seconds = Number($("seek-clock").value);
+  if (seconds) body.clock = {move_seconds: seconds, fallback: "greedy"};
+  return body;
+}
+
+// The account's event lines, until one says a game started (its id), or the stream ends.
+async function startedGame(key, signal) {
+  const response = await fetch("/v1/me/events", {headers: {Authorization: "Bearer " + key, Accept: "application/x-ndjson"},
+                                                  signal, cache: "no-store"});
+  if (!response.ok || !response.body) throw new Error("the event stream answered " + response.status);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) return null;
+    buffer += decoder.decode(value, {stream: true});
+    const lines = buffer.split("\n");
+    buffer = lines.pop();
+    for (const line of lines.filter((l) => l.trim())) {
+      const event = JSON.parse(line);
+      if (event.type === "game_started") return event.game;
+    }
+  }
+}
+
+async function playNow() {
+  const signedIn = account.get();
+  if (!signedIn) { say("Sign in (or create an account) first: Play now finds rated games for an account.", true); return; }
+  say("");
+  const controller = new AbortController();
+  let seek;
+  try {
+    seek = await api("POST", "/v1/seeks", {body: seekBody(), token: signedIn.key});
+  } catch (problem) { say(problem.message, true); return; }
+  looking = {seekId: seek.id, key: signedIn.key, controller};
+  showButtons();
+  say("Looking for opponents of your level…");
+  $("seek-panel").dataset.state = "looking";
+  let gameId = null;
+  while (looking && !gameId) {
+    try {
+      gameId = await startedGame(signedIn.key, controller.signal);
+    } catch (problem) {
+      if (controller.signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));  // reconnect: the seek waits out a short drop
+    }
+  }
+  if (!gameId) return;
+  try {
+    const game = await api("GET", "/v1/games/" + encodeURIComponent(gameId), {token: signedIn.key});
+    seats.set(gameId, {seat: game.seat, token: signedIn.key, name: signedIn.name});
+    await api("DELETE", "/v1/seeks/" + encodeURIComponent(seek.id), {token: signedIn.key}).catch(() => null);
+  } finally {
+    controller.abort();
+  }
+  $("seek-panel").dataset.state = "found";
+  location.assign("/play/" + encodeURIComponent(gameId));
+}
+
+async function stopLooking() {
+  if (!looking) return;
+  const {seekId, key, controller} = looking;
+  looking = null;
+  controller.abort();
+  showButtons();
+  $("seek-panel").dataset.state = "";
+  try { await api("DELETE", "/v1/seeks/" + encodeURIComponent(seekId), {token: key}); } catch (_) { /* it ended already */ }
+  say("Stopped looking.");
+}
+
+function mount() {
+  $("play-now").addEventListener("click", playNow);
+  $("seek-cancel").addEventListener("click", stopLooking);
+  $("seek-panel").dataset.ready = "1";
+}
+
+mount();

@@ -1,0 +1,95 @@
+"""A replaced key over the wire, on gunicorn with two processes (as `keltis serve` runs it):
+every stream and long poll the old key opened, wherever the kernel placed its connection,
+ends within a second of POST /v1/me/key (issue 23 item 4)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+
+import pytest
+import requests
+
+from devtools.reliability.web import WebServer
+
+HELD = 6  # connections spread over both processes by SO_REUSEPORT
+
+
+@pytest.fixture(scope="module")
+def server(redis_url):
+    env = {"REDIS_URL": redis_url, "KELTIS_STREAM_KEEPALIVE_S": "30"}
+    with WebServer(env, workers=2) as web:
+        yield web
+
+
+def _hold(url: str, headers: dict, opened: concurrent.futures.Future) -> tuple[int, float, bytes]:
+    """GET `url` and read it to its end; its status, when it ended, what came after the
+    first line."""
+    with requests.get(url, headers=headers, stream=True, timeout=30) as response:
+        if response.status_code != 200:
+            opened.set_result(True)
+            return response.status_code, time.monotonic(), response.content
+        lines = response.iter_lines()
+        next(lines)  # the opening line (a keep-alive, or the catch-up)
+        opened.set_result(True)
+        rest = b"\n".join(line for line in lines if line)
+        return 200, time.monotonic(), rest
+
+
+def _poll(url: str, headers: dict) -> tuple[requests.Response, float]:
+    answer = requests.get(url, headers=headers, timeout=30)
+    return answer, time.monotonic()
+
+
+def test_every_stream_and_long_poll_of_a_replaced_key_ends_within_a_second(server):
+    base, suffix = server.url, str(time.time_ns())[-9:]
+    account = requests.post(f"{base}/v1/accounts", json={"name": f"kr_{suffix}", "bot": True})
+    key = account.json()["key"]
+    players = [{"account": f"kr_{suffix}"}, {"name": "bea"}]
+    created = requests.post(
+        f"{base}/v1/games", json={"game": "keltis-card", "players": players}
+    ).json()
+    game, version = f"{base}/v1/games/{created['id']}", created["version"]
+    auth = {"Authorization": f"Bearer {key}"}
+    urls = [f"{game}/stream?after={version}"] * 3 + [f"{base}/v1/me/events"]
+    polls = [f"{game}/events?after={version}&wait=25"] * 2
+    with concurrent.futures.ThreadPoolExecutor(HELD) as pool:
+        opened = [concurrent.futures.Future() for _ in range(len(urls))]
+        streams = [pool.submit(_hold, u, auth, o) for u, o in zip(urls, opened, strict=True)]
+        waits = [pool.submit(_poll, u, auth) for u in polls]
+        for future in opened:
+            future.result(timeout=10)
+        time.sleep(0.5)  # the long polls are held (nothing to wait on can tell us more)
+        assert not any(f.done() for f in streams + waits)
+        replaced = requests.post(f"{base}/v1/me/key", headers=auth)
+        assert replaced.status_code == 200
+        at = time.monotonic()
+        for future in streams:
+            status, ended, rest = future.result(timeout=5)
+            assert status == 200 and rest == b"" and ended - at < 1.0
+        for future in waits:
+            answer, ended = future.result(timeout=5)
+            assert answer.status_code == 401 and ended - at < 1.0
+            assert answer.json()["error"]["code"] == "unauthenticated"
+
+
+@pytest.mark.parametrize("kind", ["account", "game"])
+def test_a_stream_sends_its_headers_at_once_when_nothing_waits(server, kind):
+    """Issue 23 item 12: /v1/me/events (and a game stream caught up) answered its headers
+    only with the first keep-alive, 10 s later by default (30 s here)."""
+    base, suffix = server.url, str(time.time_ns())[-9:]
+    account = requests.post(f"{base}/v1/accounts", json={"name": f"hd_{suffix}", "bot": True})
+    auth = {"Authorization": f"Bearer {account.json()['key']}"}
+    url = f"{base}/v1/me/events"
+    if kind == "game":
+        players = [{"name": "ann"}, {"name": "bea"}]
+        created = requests.post(
+            f"{base}/v1/games", json={"game": "keltis-card", "players": players}
+        )
+        url = f"{base}/v1/games/{created.json()['id']}/stream?after={created.json()['version']}"
+        auth = {}  # a spectator's
+    started = time.monotonic()
+    with requests.get(url, headers=auth, stream=True, timeout=5) as response:
+        assert response.status_code == 200
+        assert time.monotonic() - started < 2.0
+        assert next(response.iter_lines()) == b""  # a keep-alive: nothing waits yet

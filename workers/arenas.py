@@ -1,0 +1,50 @@
+"""The arena thread beside a worker: every `every_s` seconds (KELTIS_ARENA_EVERY_S, 0.2),
+one pass over the live arenas (application.arenas): record the games that are over, seat
+the waiting bots in new games, end the arenas whose window is over. Every worker runs it;
+the claims in Redis keep racing passes from seating a bot twice."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import redis
+
+from application.arena_pass import ArenaPass
+from application.games import GameService
+from application.jobs import BotTurnQueue
+from store.cache import RecordCache
+from store.connection import queue_client, store_client
+from workers.periodic import PeriodicThread
+
+EVERY_S = 0.2
+log = logging.getLogger(__name__)
+
+
+class ArenaThread(PeriodicThread):
+    """Runs the arena pass until stopped."""
+
+    def __init__(self, redis_url: str, every_s: float | None = None):
+        every = (
+            float(os.environ.get("KELTIS_ARENA_EVERY_S", EVERY_S)) if every_s is None else every_s
+        )
+        super().__init__("arena-pass", every)
+        self.redis_url = redis_url
+        self.failing = False
+
+    def setup(self) -> None:
+        scheduler = BotTurnQueue(queue_client(self.redis_url))
+        service = GameService(
+            store_client(self.redis_url), cache=RecordCache(256), scheduler=scheduler
+        )
+        self.arenas = ArenaPass(service)
+
+    def tick(self) -> None:
+        try:
+            self.arenas.run()
+        except redis.RedisError as error:  # said once, not five times a second
+            if not self.failing:
+                log.warning("arena pass skipped: %s", error)
+            self.failing = True
+            return
+        self.failing = False
