@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
-from keltis_client import ApiError, BotRunner, Client
+from keltis_client import ApiError, BotRunner, Client, SeekSpec
 
 from tests.clients.proxy import CuttingProxy
 
@@ -134,3 +134,48 @@ def test_a_stale_move_is_a_409_with_the_current_version(stack):
     assert (
         requests.get(f"{stack.base_url}/v1/games/{game_id}").json()["version"] >= again["version"]
     )
+
+
+def test_two_runners_keeping_seeks_open_are_paired_and_play_their_game(stack):
+    """The rated pool (issue 24 item 2): each runner keeps a seek open; the workers pair
+    them, both hear game_started and play the game to its end."""
+    spec = SeekSpec("keltis-card", players=2, clock={"move_seconds": 30, "fallback": "greedy"})
+    runners = [BotRunner(new_account(stack.base_url), first_move, seek=spec) for _ in range(2)]
+    started = [in_thread(runner, games=1) for runner in runners]
+    for thread, _ in started:
+        thread.join(120)
+    (one,), (other,) = (result["done"] for _, result in started)
+    assert one == other
+    game = runners[0].client.game(one)
+    assert game["status"] == "finished" and game["rated"] is True
+    assert {p["account"] for p in game["players"]} == {r.client.name for r in runners}
+    assert all(not r.client.seeks() for r in runners)  # deleted on the way out
+
+
+def test_a_challenge_accepted_by_the_runners_policy_is_played(stack):
+    """Challenges (issue 24 item 1): the challenged runner accepts by its policy, the
+    challenger's runner plays too."""
+    challenger, challenged = new_account(stack.base_url), new_account(stack.base_url)
+    offers = []
+
+    def accept(challenge):
+        offers.append(challenge)
+        return True
+
+    runners = [BotRunner(challenger, first_move), BotRunner(challenged, first_move, accept)]
+    started = [in_thread(runner, games=1) for runner in runners]
+    try:
+        made = challenger.challenge([{"account": challenged.name}], "keltis-card")
+    except ApiError as error:
+        for runner in runners:
+            runner.stop()
+        if error.status == 404 and error.code != "account_not_found":
+            pytest.skip(f"this service takes no challenges yet (POST /v1/challenges: {error})")
+        raise
+    for thread, _ in started:
+        thread.join(120)
+    (one,), (other,) = (result["done"] for _, result in started)
+    assert one == other
+    assert [offer["id"] for offer in offers] == [made["id"]]
+    assert challenger.get_challenge(made["id"])["status"] == "accepted"
+    assert challenger.game(one)["status"] == "finished"
