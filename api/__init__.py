@@ -51,6 +51,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import people  # issue 24: an account's public games and rating history
 
     app.register_blueprint(people.blueprint)
+    from api import challenges
+
+    challenges.init_app(app)
     from api import seeks
 
     seeks.init_app(app)

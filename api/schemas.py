@@ -277,6 +277,7 @@ class CreateTournamentSchema(Strict):
         load_default=DEFAULT_CONCURRENCY, validate=validate.Range(1, MAX_CONCURRENCY)
     )
     parallel_per_account = StrictBoolean(load_default=False)
+    match = Text(load_default="single", validate=validate.OneOf(("single", "two_boards")))
 
     @validates_schema
     def _games_for_rotation(self, data, **kwargs):

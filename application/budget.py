@@ -198,9 +198,11 @@ def tournament_seconds(request: dict) -> float:
         clock=request.get("clock"),
         concurrency=request.get("concurrency", DEFAULT_CONCURRENCY),
         parallel_per_account=request.get("parallel_per_account", False),
+        match=request.get("match", "single"),
     )
     rules = get_rules(spec.game)
-    return estimate.tournament_seconds(rules, spec.bots, spec.players_per_game, spec.games)
+    boards = 2 if spec.match == "two_boards" else 1  # a two-board match plays two games
+    return boards * estimate.tournament_seconds(rules, spec.bots, spec.players_per_game, spec.games)
 
 
 def game_seconds(game: str, players: list[dict]) -> float:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from application.challenge_events import ChallengeWatch, wakes
 from application.credentials import NONE, Credential
 from application.errors import GameNotFound
 from application.games import GameService
@@ -27,6 +28,7 @@ from gamelog.entries import Entry
 from gamelog.record import GameRecord, Status
 from store import keys
 from store.accounts import AccountRecord
+from store.challenges import ChallengeStore
 from store.tournaments import TournamentStore
 from tournaments.standings import entry_labels
 
@@ -153,14 +155,17 @@ def account_events(
     clock: Callable[[], float] = time.monotonic,
     credential: Credential = NONE,
 ) -> Iterator[dict | None]:
-    """The account's lines: first a `your_turn` for every game waiting on it (or a
-    keep-alive when none is), then `game_started`, `your_turn` and `game_finished` as its
-    games move; `None` for a keep-alive. Ends after `settings.max_s`, or once `credential`
-    (the key it was opened with) stopped working."""
+    """The account's lines: first a `challenge` for every open challenge and a `your_turn`
+    for every game waiting on it (or a keep-alive when none is), then `game_started`,
+    `your_turn` and `game_finished` as its games move, and the challenge lines
+    (application.challenge_events); `None` for a keep-alive. Ends after `settings.max_s`,
+    or once `credential` (the key it was opened with) stopped working."""
     ends = clock() + settings.max_s
     watch = AccountWatch(account.name)
+    challenges = ChallengeWatch(ChallengeStore(service.client), account.folded)
     with service.listen_account(account.name) as listener:
-        opening = [
+        opening = challenges.lines(service.clock(), opening=True)
+        opening += [
             line
             for record in _playing(service, account)
             for line in watch.changes(record, opening=True)
@@ -177,6 +182,8 @@ def account_events(
                 return
             if woke is None:
                 yield None
+            if wakes(woke):
+                yield from challenges.lines(service.clock())
             if woke is None or None in woke:  # the safety re-check: every game in play
                 records = _playing(service, account, watch.in_play())
             else:

@@ -39,6 +39,7 @@ from tournaments.schedule import DUPLICATE, ROTATION
 from tournaments.spec import (
     ACCOUNT_PREFIX,
     DEFAULT_CONCURRENCY,
+    TWO_BOARDS,
     TournamentSpec,
     account_name,
     is_account,
@@ -93,6 +94,7 @@ def start(store: TournamentStore, request: dict, accounts: AccountStore | None =
         clock=request.get("clock"),
         concurrency=request.get("concurrency", DEFAULT_CONCURRENCY),
         parallel_per_account=request.get("parallel_per_account", False),
+        match=request.get("match", "single"),
     )
     if spec.open:
         spec = replace(spec, bots=_checked_entries(accounts or AccountStore(store.client), spec))
@@ -349,7 +351,12 @@ def publish_deal(service: GameService, tid: str, deal) -> None:
 
 
 def play_game(service: GameService, store: TournamentStore, tid: str, spec, index: int) -> bool:
-    """Play (or finish, or just read) game `index`; record its outcome; True if recorded."""
+    """Play (or finish, or just read) game `index`; record its outcome; True if recorded. A
+    two-board match plays both its games (application.tournament_matches)."""
+    if spec.match == TWO_BOARDS:
+        from application import tournament_matches
+
+        return tournament_matches.play_match(service, store, tid, spec, index)
     record = finish(service, load_or_create(service, spec, tid, index))
     return record_game(service, store, tid, spec, index, record)
 

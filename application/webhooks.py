@@ -96,6 +96,7 @@ def turn_body(record: GameRecord, seat: int, attempt: int = 1) -> dict:
     of this turn (a repeat has the same `turn` and a higher attempt)."""
     rules = record.rules
     return {
+        "type": "turn",
         "turn": turn_id(record.game_id, record.version),
         "attempt": attempt,
         "game": record.game_id,

@@ -32,6 +32,7 @@ MODULES = [
     "bench.open_tournament",
     "bench.compaction",
     "bench.mcts",
+    "bench.challenges",
     "bench.arena",
 ]
 

@@ -422,6 +422,58 @@ def account_channel(folded_name: str) -> str:
     return f"{PREFIX}:notify:account:{{a:{folded_name}}}"
 
 
+# ----- challenges and two-board matches (issue 24 items 1 and 4) -------------------------------
+# Every key shares the hash tag `{ch}`, so one challenge's Lua scripts (its record and the
+# accounts' indexes together) stay legal on a Redis Cluster.
+
+
+def challenge(challenge_id: str) -> str:
+    """Hash: one challenge (its spec as JSON, status, who accepted, its game); expires an hour
+    after it closed."""
+    return f"{PREFIX}:{{ch}}:challenge:{challenge_id}"
+
+
+def challenges_expiring() -> str:
+    """Sorted set of the open challenges, scored by when they expire (ms)."""
+    return f"{PREFIX}:{{ch}}:challenges:expiring"
+
+
+def challenges_out(folded_name: str) -> str:
+    """Sorted set of an account's open outgoing challenges (id -> ms it expires)."""
+    return f"{PREFIX}:{{ch}}:challenges:out:{folded_name}"
+
+
+def challenges_in(folded_name: str) -> str:
+    """Sorted set of the open challenges naming an account (id -> ms it expires)."""
+    return f"{PREFIX}:{{ch}}:challenges:in:{folded_name}"
+
+
+def challenges_of(folded_name: str) -> str:
+    """Sorted set of every recent challenge an account is part of (id -> ms it was made);
+    what its event stream watches."""
+    return f"{PREFIX}:{{ch}}:challenges:of:{folded_name}"
+
+
+def challenge_calls() -> str:
+    """Sorted set of the webhook calls of challenges due: "<id>:<folded account>" -> ms."""
+    return f"{PREFIX}:{{ch}}:challenges:calls"
+
+
+def challenges_accepted() -> str:
+    """Sorted set of accepted challenges whose game may still need creating (id -> ms)."""
+    return f"{PREFIX}:{{ch}}:challenges:accepted"
+
+
+def match(match_id: str) -> str:
+    """Hash: a two-board match (its spec as JSON, its games, its result)."""
+    return f"{PREFIX}:{{ch}}:match:{match_id}"
+
+
+def matches_running() -> str:
+    """Sorted set of the matches not over yet (id -> ms created)."""
+    return f"{PREFIX}:{{ch}}:matches:running"
+
+
 # ----- rating history (issue 24, people: the account page's rating chart) --------------------
 
 

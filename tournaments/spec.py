@@ -25,6 +25,7 @@ MAX_GAMES = 10_000
 MAX_ENTRIES = 32
 MAX_CONCURRENCY = 64
 DEFAULT_CONCURRENCY = 8
+SINGLE, TWO_BOARDS = "single", "two_boards"  # the match format of each game
 ACCOUNT_PREFIX = "@"
 ACCOUNT_ENTRY = re.compile(r"^@[A-Za-z0-9_-]{2,30}\Z")
 DEFAULT_CLOCK = {"move_seconds": 5, "bank_seconds": 0, "fallback": "random", "max_timeouts": 3}
@@ -60,6 +61,7 @@ class TournamentSpec:
     clock: tuple[tuple[str, object], ...] = ()  # open tournaments: the games' turn clock
     concurrency: int = DEFAULT_CONCURRENCY
     parallel_per_account: bool = False
+    match: str = SINGLE  # or TWO_BOARDS: each game of the schedule is a two-board match
 
     @property
     def game_options(self) -> dict:
@@ -124,6 +126,7 @@ class TournamentSpec:
             clock=tuple(sorted(data.get("clock", {}).items())),
             concurrency=int(data.get("concurrency", DEFAULT_CONCURRENCY)),
             parallel_per_account=bool(data.get("parallel_per_account", False)),
+            match=data.get("match", SINGLE),
         )
 
 
@@ -151,6 +154,7 @@ def make_spec(
     clock: dict | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     parallel_per_account: bool = False,
+    match: str = SINGLE,
 ) -> TournamentSpec:
     """A checked spec; InvalidTournament names what is wrong.
 
@@ -197,6 +201,7 @@ def make_spec(
     problem = fallback_problem(rules.bots, clock["fallback"])
     if problem is not None:
         raise InvalidTournament(f"clock: {problem}")
+    _check_match(match, game, options or {}, format, rules, bots)
     return TournamentSpec(
         game,
         tuple(bots),
@@ -210,7 +215,29 @@ def make_spec(
         clock=tuple(sorted(clock.items())),
         concurrency=concurrency,
         parallel_per_account=parallel_per_account,
+        match=match,
     )
+
+
+def _check_match(match: str, game: str, options: dict, format: str, rules, bots) -> None:
+    """InvalidTournament unless the match format fits: `two_boards` is for keltis-dice
+    tournaments of built-in bots whose games are played whole (no account, no searching
+    bot), not duplicate, with the board left to the match."""
+    if match == SINGLE:
+        return
+    if match != TWO_BOARDS:
+        raise InvalidTournament(f"unknown match {match!r}; known: {SINGLE}, {TWO_BOARDS}")
+    if game != "keltis-dice":
+        raise InvalidTournament("the two_boards match is a keltis-dice format")
+    if "board" in options:
+        raise InvalidTournament("a two_boards match plays both boards: leave out options.board")
+    if format == schedule.DUPLICATE:
+        raise InvalidTournament("two_boards matches are not played in duplicate deals")
+    if any(is_account(b) or rules.bots.searching(b) for b in bots):
+        raise InvalidTournament(
+            "two_boards tournaments are for built-in bots played whole (no account entries,"
+            " no searching bots) so far"
+        )
 
 
 def _games_of(

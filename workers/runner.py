@@ -9,6 +9,7 @@ from rq.serializers import JSONSerializer
 from application.jobs import queues
 from store.connection import queue_client
 from workers.arenas import ArenaThread
+from workers.challenges import ChallengeThread
 from workers.compact import CompactThread
 from workers.lanes import InteractiveLane, lower_this_threads_priority
 from workers.pairing import pairing_thread
@@ -47,6 +48,7 @@ def run_worker(
     compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
     pairer = pairing_thread(redis_url)  # the rated pool's seeks (workers.pairing)
     threads = [t for t in (sweeper, clocks, callers, settler, compactor, pairer) if t is not None]
+    threads.append(ChallengeThread(redis_url))  # challenges, two-board matches
     threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arena_pass)
     if not burst:
         threads += [InteractiveLane(redis_url) for _ in range(max(0, interactive_lanes))]

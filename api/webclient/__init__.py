@@ -21,6 +21,7 @@ ASSETS = {
     "api.js": "text/javascript",
     "arena.js": "text/javascript",
     "cards.js": "text/javascript",
+    "challenges.js": "text/javascript",
     "dice.js": "text/javascript",
     "docs.js": "text/javascript",
     "dom.js": "text/javascript",

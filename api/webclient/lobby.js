@@ -1,6 +1,7 @@
 // The lobby: create a game (seats: you, open, built-in bots), lists of games, tournaments.
 import {account, api, listGames, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
+import {mountChallenges} from "./challenges.js";
 
 const GAME_NAMES = {"keltis-card": "cards", "keltis-dice": "dice"};
 let bots = {};
@@ -283,6 +284,7 @@ async function main() {
   seatRows();
   await showAccount();
   await myGames();
+  mountChallenges();
   document.body.dataset.ready = "1";
   await Promise.all(["waiting", "active", "finished"].map(fillList));
   document.body.dataset.lists = "1";

@@ -95,14 +95,38 @@ def open_arena(base_url: str) -> str:
     return made.json()["id"]
 
 
+def open_challenge(base_url: str, challenged_key: str) -> tuple[str, str]:
+    """A challenge from a new account to the account of `challenged_key`: its id and the
+    challenger's key (so accept and decline reach a challenge its key may answer, and
+    cancel one its challenger may cancel)."""
+    me = requests.get(
+        f"{base_url}/v1/me", headers={"Authorization": f"Bearer {challenged_key}"}, timeout=10
+    )
+    me.raise_for_status()
+    challenger = account_key(base_url, "challenger")
+    body = {"game": "keltis-card", "opponents": [{"account": me.json()["name"]}]}
+    made = requests.post(
+        f"{base_url}/v1/challenges",
+        json={**body, "expires_in_s": 3600},
+        headers={"Authorization": f"Bearer {challenger}"},
+        timeout=10,
+    )
+    made.raise_for_status()
+    return made.json()["id"], challenger
+
+
 def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1) -> ContractRun:
     """Run `st` against `base_url` (a loopback server), with account keys and a seat's
     token for its auth."""
     report = work_dir / "events.ndjson"
     game_id, token, creator = seated_game(base_url)
+    key = account_key(base_url, "contract")
+    challenge_id, challenger = open_challenge(base_url, key)
     env = {
         **os.environ,
-        "KELTIS_CONTRACT_KEY": account_key(base_url, "contract"),
+        "KELTIS_CONTRACT_KEY": key,
+        "KELTIS_CONTRACT_CHALLENGE": challenge_id,
+        "KELTIS_CONTRACT_CHALLENGER_KEY": challenger,
         "KELTIS_CONTRACT_ROTATING_KEY": account_key(base_url, "rotating"),
         "KELTIS_CONTRACT_GAME": game_id,
         "KELTIS_CONTRACT_SEAT_TOKEN": token,

@@ -25,6 +25,7 @@ from tests.workers.processes import stop
 
 CARD = "keltis-card"
 TURN_FIELDS = {
+    "type",
     "turn",
     "attempt",
     "game",

@@ -1,0 +1,263 @@
+"""Challenges (issue 24 item 1) over the real Redis: open, hear on /v1/me/events, accept
+(the game starts for both), decline with a reason, cancel, expire, the limits, the race of
+accept against cancel, 3-player challenges and challenges to built-in bots. Every answer is
+held against openapi.yaml."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from application.challenges import Challenges, Limits
+from application.games import GameService
+from store.challenges import ChallengeStore
+from tests.api.helpers import bearer
+from tests.api.test_accounts import sign_up
+
+KEEPALIVE_S = 0.2
+
+
+@pytest.fixture
+def app(app):
+    app.config.update(STREAM_KEEPALIVE_S=KEEPALIVE_S, STREAM_MAX_S=2.0, STREAMS_PER_ACCOUNT=4)
+    return app
+
+
+def lines_of(response) -> list[dict]:
+    assert response.status_code == 200, response.data
+    return [json.loads(line) for line in response.data.decode().split("\n") if line]
+
+
+def in_background(call):
+    box = {}
+    thread = threading.Thread(target=lambda: box.setdefault("result", call()))
+    thread.start()
+
+    def result():
+        thread.join(timeout=30)
+        return box["result"]
+
+    return result
+
+
+def at_once(calls: list) -> list:
+    """Run the calls in threads released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(n: int) -> None:
+        barrier.wait()
+        results[n] = calls[n]()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def challenge(client, key: str, opponents: list[dict], **body) -> dict:
+    body = {"game": "keltis-card", "opponents": opponents, **body}
+    response = client.post("/v1/challenges", json=body, headers=bearer(key))
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def stream(app, key: str):
+    """The account's event stream read in the background (it ends after STREAM_MAX_S)."""
+    return in_background(
+        lambda: lines_of(app.test_client().get("/v1/me/events", headers=bearer(key)))
+    )
+
+
+def typed(lines: list[dict], kind: str) -> list[dict]:
+    return [line for line in lines if line["type"] == kind]
+
+
+def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, client):
+    ann, bea = sign_up(client), sign_up(client, bot=True)
+    ann_stream, bea_stream = stream(app, ann["key"]), stream(app, bea["key"])
+    time.sleep(0.4)
+    clock = {"move_seconds": 60}
+    made = challenge(
+        client, ann["key"], [{"account": bea["name"]}], seat_order="given", clock=clock
+    )
+    assert made["status"] == "open" and made["players"] == 2 and made["game_id"] is None
+    assert made["clock"]["move_seconds"] == 60
+    incoming = client.get("/v1/challenges?direction=incoming", headers=bearer(bea["key"]))
+    assert [c["id"] for c in incoming.json["challenges"]] == [made["id"]]
+    outgoing = client.get("/v1/challenges?direction=outgoing", headers=bearer(ann["key"]))
+    assert [c["id"] for c in outgoing.json["challenges"]] == [made["id"]]
+    time.sleep(0.3)
+    accepted = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
+    assert accepted.status_code == 200, accepted.json
+    assert accepted.json["status"] == "accepted" and accepted.json["accepted_by"] == [bea["name"]]
+    game_id = accepted.json["game_id"]
+    game = client.get(f"/v1/games/{game_id}").json
+    assert [p["name"] for p in game["players"]] == [ann["name"], bea["name"]]  # given order
+    assert game["clock"]["move_seconds"] == 60 and game["rated"] is False
+    seen_bea, seen_ann = bea_stream(), ann_stream()
+    assert typed(seen_bea, "challenge")[0]["challenge"]["id"] == made["id"]
+    for seen in (seen_ann, seen_bea):
+        assert typed(seen, "challenge_accepted")[0]["challenge"]["game_id"] == game_id
+        assert {"type": "game_started", "game": game_id} in seen
+    assert not typed(seen_ann, "challenge")  # the challenge line goes to the challenged
+    again = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
+    assert again.status_code == 409 and again.json["error"]["code"] == "challenge_closed"
+
+
+def test_a_reconnecting_stream_opens_with_the_open_incoming_challenges(client):
+    ann, bea = sign_up(client), sign_up(client)
+    made = challenge(client, ann["key"], [{"account": bea["name"]}])
+    lines = lines_of(client.get("/v1/me/events", headers=bearer(bea["key"])))
+    assert lines[0] == {"type": "challenge", "challenge": made}
+
+
+def test_a_decline_with_its_reason_is_heard_by_the_challenger(app, client):
+    ann, bea = sign_up(client), sign_up(client)
+    made = challenge(client, ann["key"], [{"account": bea["name"]}])
+    ann_stream = stream(app, ann["key"])
+    time.sleep(0.4)
+    declined = client.post(
+        f"/v1/challenges/{made['id']}/decline",
+        json={"reason": "too_fast"},
+        headers=bearer(bea["key"]),
+    )
+    assert declined.status_code == 200 and declined.json["status"] == "declined"
+    line = typed(ann_stream(), "challenge_declined")[0]
+    assert line["challenge"]["decline_reason"] == "too_fast"
+    bad = client.post(
+        f"/v1/challenges/{made['id']}/decline", json={"reason": "rude"}, headers=bearer(bea["key"])
+    )
+    assert bad.status_code == 422
+
+
+def test_only_the_challenger_cancels_and_the_challenged_hears_it(app, client):
+    ann, bea, eve = sign_up(client), sign_up(client), sign_up(client)
+    made = challenge(client, ann["key"], [{"account": bea["name"]}])
+    hidden = client.get(f"/v1/challenges/{made['id']}", headers=bearer(eve["key"]))
+    assert hidden.status_code == 404  # neither challenger nor challenged
+    refused = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(bea["key"]))
+    assert refused.status_code == 403
+    bea_stream = stream(app, bea["key"])
+    time.sleep(0.4)
+    cancelled = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(ann["key"]))
+    assert cancelled.status_code == 200 and cancelled.json["status"] == "cancelled"
+    assert typed(bea_stream(), "challenge_cancelled")[0]["challenge"]["id"] == made["id"]
+    late = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
+    assert late.status_code == 409
+
+
+def test_self_challenge_and_an_account_twice_are_refused(client):
+    ann, bea = sign_up(client), sign_up(client)
+    body = {"game": "keltis-card", "opponents": [{"account": ann["name"].upper()}]}
+    refused = client.post("/v1/challenges", json=body, headers=bearer(ann["key"]))
+    assert refused.status_code == 422 and refused.json["error"]["code"] == "invalid_challenge"
+    body["opponents"] = [{"account": bea["name"]}, {"account": bea["name"].lower()}]
+    twice = client.post("/v1/challenges", json=body, headers=bearer(ann["key"]))
+    assert twice.status_code == 422 and twice.json["error"]["code"] == "invalid_challenge"
+    anonymous = client.post("/v1/challenges", json=body)
+    assert anonymous.status_code == 401
+
+
+def test_open_challenges_are_limited_per_challenger_and_per_target(app, client):
+    app.config["CHALLENGE_LIMITS"] = Limits(outgoing=2, incoming=3)
+    ann, bea, cid, dee = (sign_up(client) for _ in range(4))
+    for _ in range(2):
+        challenge(client, ann["key"], [{"account": bea["name"]}])
+    body = {"game": "keltis-card", "opponents": [{"account": bea["name"]}]}
+    full = client.post("/v1/challenges", json=body, headers=bearer(ann["key"]))
+    assert full.status_code == 429 and full.json["error"]["code"] == "too_many_challenges"
+    assert full.headers["Retry-After"]
+    challenge(client, cid["key"], [{"account": bea["name"]}])  # bea's third incoming
+    flood = client.post("/v1/challenges", json=body, headers=bearer(dee["key"]))
+    assert flood.status_code == 429  # bea holds as many incoming as it may
+    first = client.get("/v1/challenges?direction=outgoing", headers=bearer(ann["key"]))
+    client.post(
+        f"/v1/challenges/{first.json['challenges'][0]['id']}/cancel", headers=bearer(ann["key"])
+    )
+    assert client.post("/v1/challenges", json=body, headers=bearer(ann["key"])).status_code == 201
+
+
+def test_an_expired_challenge_is_expired_on_read_and_can_no_longer_be_accepted(
+    client, redis_client
+):
+    ann, bea = sign_up(client), sign_up(client)
+    made = challenge(client, ann["key"], [{"account": bea["name"]}], expires_in_s=10)
+    redis_client.hset(f"keltis:{{ch}}:challenge:{made['id']}", "expires_at", made["created_at"])
+    read = client.get(f"/v1/challenges/{made['id']}", headers=bearer(bea["key"]))
+    assert read.json["status"] == "expired"
+    late = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
+    assert late.status_code == 409
+
+
+def test_accept_racing_cancel_has_exactly_one_winner(app, client):
+    ann, bea = sign_up(client), sign_up(client)
+    for _ in range(5):
+        made = challenge(client, ann["key"], [{"account": bea["name"]}])
+        path = f"/v1/challenges/{made['id']}"
+        accept, cancel = (
+            lambda p=path: app.test_client().post(f"{p}/accept", headers=bearer(bea["key"])),
+            lambda p=path: app.test_client().post(f"{p}/cancel", headers=bearer(ann["key"])),
+        )
+        accepted, cancelled = at_once([accept, cancel])
+        answers = {"a": accepted.status_code, "c": cancelled.status_code}
+        assert sorted(answers.values()) == [200, 409]
+        final = client.get(f"/v1/challenges/{made['id']}", headers=bearer(ann["key"])).json
+        assert final["status"] == ("accepted" if answers["a"] == 200 else "cancelled")
+        assert (final["game_id"] is not None) == (answers["a"] == 200)
+
+
+def test_accept_cancel_and_expiry_scripts_race_with_one_winner(redis_client):
+    """The store's scripts, hammered from threads on one challenge: one change wins."""
+    service = GameService(redis_client)
+    challenges = Challenges(service)
+    store = ChallengeStore(redis_client)
+    spec = {"challenger": "x_race", "opponents": [{"account": "y_race"}], "game": "keltis-card",
+            "options": {}, "clock": None, "rated": False, "seat_order": "given",
+            "match": "single", "created_at": 1}  # fmt: skip
+    for n in range(10):
+        now = service.clock()
+        store.create(f"race{n}", spec, now, now + 60_000, 100, 100)
+        stored = store.get(f"race{n}")
+        outcomes = at_once(
+            [
+                lambda s=stored, t=now: store.change(s, "accept", "y_race", t, "gameid"),
+                lambda s=stored, t=now: store.change(s, "cancel", "x_race", t),
+                lambda s=stored, t=now: store.change(s, "decline", "y_race", t, "later"),
+            ]
+        )
+        assert sum(o.ok for o in outcomes) == 1
+        assert challenges.store.get(f"race{n}").status in {"accepted", "cancelled", "declined"}
+
+
+def test_a_challenge_to_a_built_in_bot_is_accepted_at_once(client):
+    ann = sign_up(client)
+    made = challenge(client, ann["key"], [{"bot": "random"}], rated=True)
+    assert made["status"] == "accepted" and made["game_id"]
+    game = client.get(f"/v1/games/{made['game_id']}").json
+    assert game["rated"] is True and game["status"] == "active"
+    assert sorted(p["name"] for p in game["players"]) == sorted([ann["name"], "random"])
+
+
+def test_a_three_player_challenge_starts_when_both_invitees_accepted(app, client):
+    ann, bea, cid = sign_up(client), sign_up(client), sign_up(client, bot=True)
+    made = challenge(client, ann["key"], [{"account": bea["name"]}, {"account": cid["name"]}])
+    assert made["players"] == 3
+    first = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
+    assert first.json["status"] == "open" and first.json["accepted_by"] == [bea["name"]]
+    refused = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(ann["key"]))
+    assert refused.status_code == 403
+    last = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(cid["key"]))
+    assert last.json["status"] == "accepted"
+    game = client.get(f"/v1/games/{last.json['game_id']}").json
+    assert sorted(p["name"] for p in game["players"]) == sorted(
+        [ann["name"], bea["name"], cid["name"]]
+    )
+    for account in (ann, bea, cid):
+        mine = client.get("/v1/me/games", headers=bearer(account["key"])).json
+        assert last.json["game_id"] in [g["id"] for g in mine["games"]]
