@@ -43,6 +43,11 @@ def collect(app) -> dict[str, Any]:
     examples["stream-your-turn"] = _next_of(lines, "your_turn")  # the opening catch-up
     dice, _, _ = service.create("keltis-dice", players, {"board": "basic"}, seed=SEED)
     examples["stream-started"] = _next_of(lines, "game_started")
+    rival = client.post("/v1/accounts", json={"name": f"rival{name[5:]}", "bot": True}).get_json()
+    offer = {"opponents": [{"account": name}], "game": "keltis-card"}
+    rival_auth = {"Authorization": f"Bearer {rival['key']}"}
+    client.post("/v1/challenges", json=offer, headers=rival_auth)
+    examples["stream-challenge"] = _next_of(lines, "challenge")
     url = f"/v1/games/{card.game_id}"
     examples["card-game"] = client.get(url, headers=auth).get_json()
     listed = client.get(f"{url}/moves", headers=auth).get_json()
@@ -62,7 +67,8 @@ def collect(app) -> dict[str, Any]:
     client.post(f"{dice_url}/resign", headers=auth)
     examples["stream-finished"] = _next_of(lines, "game_finished")
     stream.close()
-    return json.loads(json.dumps(examples).replace(name, "mybot"))  # one name in every example
+    shown = json.dumps(examples).replace(f"rival{name[5:]}", "rival").replace(name, "mybot")
+    return json.loads(shown)  # the same names in every example  # one name in every example
 
 
 def _lines(response):

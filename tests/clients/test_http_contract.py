@@ -16,6 +16,7 @@ NAMES = {
     "stream-your-turn",
     "stream-started",
     "stream-finished",
+    "stream-challenge",
     "card-game",
     "card-moves",
     "dice-view",

@@ -161,6 +161,7 @@ class Challenge(TypedDict, total=False):
     created_at: int
     expires_at: int
     game_id: str | None
+    match_id: str | None
     decline_reason: str | None
     accepted_by: list[str]
 
