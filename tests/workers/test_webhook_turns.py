@@ -12,12 +12,12 @@ import threading
 import time
 
 import pytest
+from keltis_client.webhook import Verifier
 
 from application.accounts import AccountService
 from application.games import GameService
 from application.webhooks import BUSY, FAILED, MOVED, STALE, WebhookCaller, turn_id, verify
 from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
-from examples.webhook_bot import Verifier
 from store import keys
 from store.account_turns import AccountTurns
 from store.accounts import AccountStore
