@@ -120,8 +120,12 @@ def test_a_killed_web_process_is_restarted(served):
     process, base, log = served
     (web,) = _named(process, "gunicorn")
     web.kill()
-    wait_for(lambda: [w for w in _named(process, "gunicorn") if w.pid != web.pid], 20)
-    wait_for(lambda: _healthy(base), 30)
+    wait_for(
+        lambda: [w for w in _named(process, "gunicorn") if w.pid != web.pid],
+        20,
+        lambda: f"a new web process; serve's log:\n{log.read_text()}",
+    )
+    wait_for(lambda: _healthy(base), 30, lambda: f"health; serve's log:\n{log.read_text()}")
     assert "web exited (-9); restarting in 1s (restart 1)" in log.read_text()
 
 
