@@ -204,10 +204,16 @@ def ladder_entry(
     match_id: str, match: dict, records: list[GameRecord], result: dict
 ) -> LadderEntry:
     """The match's one ladder entry (keyed by the match id)."""
-    seats = []
-    for n, seat in enumerate(match["spec"]["seats"]):
-        name, bot = (seat["account"], False) if "account" in seat else (seat["bot"], True)
-        seats.append(
+    return summed_ladder_entry(match_id, GAME, match["spec"]["seats"], result)
+
+
+def summed_ladder_entry(key: str, game: str, seats: list[dict], result: dict) -> LadderEntry:
+    """One ladder entry keyed `key` for a match's summed `result` (scores, ranks, winners,
+    forfeited), its seats each an account (`{"account"}`) or a built-in bot (`{"bot"}`)."""
+    placed = []
+    for n, seat in enumerate(seats):
+        name, bot = (seat["account"], False) if seat.get("account") else (seat["bot"], True)
+        placed.append(
             LadderSeat(
                 name,
                 bot,
@@ -217,7 +223,7 @@ def ladder_entry(
                 n in result["forfeited"],
             )
         )
-    return LadderEntry(match_id, GAME, result["finished_at"], tuple(seats))
+    return LadderEntry(key, game, result["finished_at"], tuple(placed))
 
 
 def _finish(client: redis.Redis, match_id: str, status: str, result: dict | None) -> None:

@@ -17,11 +17,11 @@ from dataclasses import replace
 
 from application.errors import GameNotFound, VersionConflict
 from application.games import GameService
-from application.matches import BOARDS, result_of, second_game_id
+from application.matches import BOARDS, result_of, second_game_id, summed_ladder_entry
 from application.tournaments import finish, outcome_of, placement, players_of
 from gamelog.outcome import outcome_of as game_outcome
 from gamelog.record import GameRecord
-from ladder.entries import LadderEntry, LadderSeat
+from ladder.entries import LadderEntry
 from store.ladder import LadderStore
 from store.tournaments import TournamentStore
 from tournaments import seeds
@@ -142,17 +142,4 @@ def record_match(
 
 
 def _ladder_entry(first: GameRecord, result: dict) -> LadderEntry:
-    seats = []
-    for n, player in enumerate(first.players):
-        name, bot = (player["account"], False) if player.get("account") else (player["bot"], True)
-        seats.append(
-            LadderSeat(
-                name,
-                bot,
-                result["scores"][n],
-                result["ranks"][n],
-                n in result["winners"],
-                n in result["forfeited"],
-            )
-        )
-    return LadderEntry(first.game_id, first.game, result["finished_at"], tuple(seats))
+    return summed_ladder_entry(first.game_id, first.game, first.players, result)
