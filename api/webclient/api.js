@@ -94,28 +94,34 @@ export async function listGames(params, cursor) {
   return {games: page.games || [], next: page.next_cursor ?? null};
 }
 
+// An NDJSON stream's lines, a batch (a list of objects) per chunk read; blank lines (the
+// keep-alives) are skipped. Throws when the answer is not a 2xx stream.
+export async function* ndjsonBatches(path, {headers = {}, signal} = {}) {
+  const response = await fetch(path, {headers: {Accept: "application/x-ndjson", ...headers}, signal, cache: "no-store"});
+  if (!response.ok || !response.body) throw new Error("the stream answered " + response.status);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, {stream: true});
+    const lines = buffer.split("\n");
+    buffer = lines.pop();
+    yield lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
+  }
+}
+
 // Follow a game's events: the NDJSON stream, else long polls. Calls onEvents(list) per
 // batch; returns when the game ended or `signal` aborted.
 export async function follow(gameId, token, after, onEvents, signal) {
   let version = after;
-  const headers = {Accept: "application/x-ndjson"};
-  if (token) headers.Authorization = "Bearer " + token;
+  const headers = token ? {Authorization: "Bearer " + token} : {};
   let failures = 0;
   while (!signal.aborted) {
     try {
-      const response = await fetch("/v1/games/" + encodeURIComponent(gameId) + "/stream?after=" + version,
-                                    {headers, signal, cache: "no-store"});
-      if (!response.ok || !response.body) throw new Error("stream " + response.status);
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for (;;) {
-        const {value, done} = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, {stream: true});
-        const lines = buffer.split("\n");
-        buffer = lines.pop();
-        const events = lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
+      const path = "/v1/games/" + encodeURIComponent(gameId) + "/stream?after=" + version;
+      for await (const events of ndjsonBatches(path, {headers, signal})) {
         if (events.length) {
           version = events[events.length - 1].version;
           failures = 0;

@@ -1,6 +1,6 @@
 // The arena pages: /arenas lists them, /arenas/<id> shows one with its live leaderboard
 // (GET /v1/arenas/{id}/stream: NDJSON, reconnected with `after` when it drops).
-import {api} from "/web/api.js";
+import {api, ndjsonBatches} from "/web/api.js";
 import {$, el, clear} from "/web/dom.js";
 
 const RECENT = 30;
@@ -53,22 +53,9 @@ function addGame(line) {
 }
 
 async function follow(id, state) {
-  const response = await fetch("/v1/arenas/" + encodeURIComponent(id) + "/stream?after=" + state.after,
-    {headers: {Accept: "application/x-ndjson"}, cache: "no-store"});
-  if (!response.ok) throw new Error("the stream answered " + response.status);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for (;;) {
-    const {value, done} = await reader.read();
-    if (done) return false;
-    buffered += decoder.decode(value, {stream: true});
-    let cut;
-    while ((cut = buffered.indexOf("\n")) >= 0) {
-      const text = buffered.slice(0, cut).trim();
-      buffered = buffered.slice(cut + 1);
-      if (!text) continue;
-      const line = JSON.parse(text);
+  const path = "/v1/arenas/" + encodeURIComponent(id) + "/stream?after=" + state.after;
+  for await (const lines of ndjsonBatches(path)) {
+    for (const line of lines) {
       if (line.type === "leaderboard") {
         renderBoard(line.leaderboard);
         $("arena-status").textContent = line.status;
@@ -81,6 +68,7 @@ async function follow(id, state) {
       }
     }
   }
+  return false;
 }
 
 async function arenaPage(id) {

@@ -2,7 +2,7 @@
 // accept / decline, its outgoing ones with cancel, and "challenge" buttons beside each
 // built-in bot and beside an account name typed in. The lists follow the account's event
 // stream (/v1/me/events), so an answer or a new challenge shows at once.
-import {account, api, seats} from "./api.js";
+import {account, api, ndjsonBatches, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
 
 const GAME_NAMES = {"keltis-card": "card game", "keltis-dice": "dice game"};
@@ -112,20 +112,9 @@ async function botButtons() {
 async function follow(signedIn, signal) {
   while (!signal.aborted) {
     try {
-      const response = await fetch("/v1/me/events", {headers: {Authorization: "Bearer " + signedIn.key,
-                                   Accept: "application/x-ndjson"}, signal, cache: "no-store"});
-      if (!response.ok || !response.body) throw new Error("stream " + response.status);
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for (;;) {
-        const {value, done} = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, {stream: true});
-        const lines = buffer.split("\n");
-        buffer = lines.pop();
-        for (const line of lines.filter((l) => l.trim())) {
-          const event = JSON.parse(line);
+      const headers = {Authorization: "Bearer " + signedIn.key};
+      for await (const events of ndjsonBatches("/v1/me/events", {headers, signal})) {
+        for (const event of events) {
           if (!event.type.startsWith("challenge")) continue;
           if (event.type === "challenge_accepted" && event.challenge.game_id) {
             await rememberSeat(event.challenge.game_id, signedIn);

@@ -2,7 +2,7 @@
 // looks for opponents, the account's event stream (GET /v1/me/events) stays open: it keeps
 // the seek alive and tells of the game it starts (game_started); then the seek is cancelled
 // (the game goes on) and the browser goes to the table, seated with the account's key.
-import {account, api, seats} from "./api.js";
+import {account, api, ndjsonBatches, seats} from "./api.js";
 import {$} from "./dom.js";
 
 let looking = null;  // {seekId, key, controller} while a seek is open
@@ -27,23 +27,12 @@ function seekBody() {
 
 // The account's event lines, until one says a game started (its id), or the stream ends.
 async function startedGame(key, signal) {
-  const response = await fetch("/v1/me/events", {headers: {Authorization: "Bearer " + key, Accept: "application/x-ndjson"},
-                                                  signal, cache: "no-store"});
-  if (!response.ok || !response.body) throw new Error("the event stream answered " + response.status);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const {value, done} = await reader.read();
-    if (done) return null;
-    buffer += decoder.decode(value, {stream: true});
-    const lines = buffer.split("\n");
-    buffer = lines.pop();
-    for (const line of lines.filter((l) => l.trim())) {
-      const event = JSON.parse(line);
+  for await (const events of ndjsonBatches("/v1/me/events", {headers: {Authorization: "Bearer " + key}, signal})) {
+    for (const event of events) {
       if (event.type === "game_started") return event.game;
     }
   }
+  return null;
 }
 
 async function playNow() {
