@@ -12,19 +12,14 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
-from unittest import mock
 
 import pytest
 
-from api import create_app
 from application import clocks, open_tournaments, stalls
 from application import tournaments as use_cases
-from application.accounts import AccountService
 from application.bots import play_bot_turns
 from application.games import GameService
 from application.settle import settle_due
-from application.webhooks_policy import WebhookPolicy
 from domain.autoplay import choose_move
 from gamelog import events
 from gamelog.entries import make_batch
@@ -33,65 +28,25 @@ from replays.verify import verify
 from store.ladder import LadderStore
 from store.stalls import STALL_AFTER
 from store.tournaments import TournamentStore
-from tests.api.contract import ContractClient
+from tests.tournaments.open_harness import CLOCK, OpenTournament
 from tournaments import seeds
 
 pytestmark = pytest.mark.redis
 
-CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
 COUNTED = ("scored", "forfeit", "resigned", "stalled_bot")
 VOID = ("cancelled_game", "expired")
 ENDINGS = COUNTED + VOID + ("tournament_cancelled",)
-# Fixed deals and game ids (the private Redis is flushed before each test): the scored game
-# has one winner, not a tie.
-SEED, SALT, TID = "endings-3", "0" * 64, "endings-of-games"
 
 
-class Clock:
-    """The service's clock (ms), moved by the test."""
-
-    def __init__(self):
-        self.now = 1_700_000_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
-class Open:
-    """An open tournament (greedy vs an account with no client) on a test clock."""
-
-    def __init__(self, redis_client, url: str):
-        self.clock = Clock()
-        self.service = GameService(redis_client, clock=self.clock)
-        self.store = TournamentStore(redis_client)
-        self.name = f"idle{secrets.token_hex(4)}"
-        accounts = AccountService(redis_client, WebhookPolicy(()))
-        self.key = accounts.sign_up(self.name, bot=True, webhook=None).key
-        request = {
-            "game": "keltis-card",
-            "bots": ["greedy", f"@{self.name}"],
-            "games": 2,
-            "clock": CLOCK,
-            "seed": SEED,
-        }
-        with (  # the same deals and bot choices (they draw on the game id) in every run
-            mock.patch.object(use_cases, "new_salt", return_value=SALT),
-            mock.patch.object(seeds, "new_tournament_id", return_value=TID),
-        ):
-            started = use_cases.start(self.store, request)
-        self.tid, self.spec, self.token = started.tid, started.spec, started.token
-        app = create_app({"REDIS_URL": url, "TESTING": True})
-        app.test_client_class = ContractClient
-        self.http = app.test_client()
+class Open(OpenTournament):
+    """An open tournament (greedy vs an account with no client) on a test clock; its deals
+    are fixed so that the scored game has one winner, not a tie."""
 
     def game_id(self, index: int) -> str:
         return seeds.game_id(self.tid, index)
 
     def load(self, index: int):
         return self.service.load(self.game_id(index))[0]
-
-    def advance(self) -> open_tournaments.Advanced:
-        return open_tournaments.advance(self.service, self.store, self.tid)
 
     def account_seat(self, record) -> int:
         return next(s for s, p in enumerate(record.players) if p.get("account") == self.name)

@@ -9,59 +9,25 @@ ranks last, a void game voids the match, and a cancelled tournament cancels the 
 from __future__ import annotations
 
 import random
-import secrets
 
 import pytest
 
-from api import create_app
 from application import clocks, open_tournaments
-from application import tournaments as use_cases
-from application.accounts import AccountService
 from application.bots import play_bot_turns
 from application.errors import GameNotFound
-from application.games import GameService
-from application.webhooks_policy import WebhookPolicy
 from domain.autoplay import choose_move
 from store.ladder import LadderStore
-from store.tournaments import TournamentStore
-from tests.api.contract import ContractClient
+from tests.tournaments.open_harness import CLOCK, OpenTournament
 from tournaments import seeds
 
 pytestmark = pytest.mark.redis
 
-CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2}
 
-
-class Clock:
-    def __init__(self):
-        self.now = 1_700_000_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
-class Match:
+class Match(OpenTournament):
     """An open two_boards tournament (greedy vs an idle bot account) on a test clock."""
 
     def __init__(self, redis_client, url: str):
-        self.clock = Clock()
-        self.service = GameService(redis_client, clock=self.clock)
-        self.store = TournamentStore(redis_client)
-        self.name = f"idle{secrets.token_hex(4)}"
-        accounts = AccountService(redis_client, WebhookPolicy(()))
-        self.key = accounts.sign_up(self.name, bot=True, webhook=None).key
-        request = {
-            "game": "keltis-dice",
-            "bots": ["greedy", f"@{self.name}"],
-            "games": 2,
-            "clock": CLOCK,
-            "match": "two_boards",
-        }
-        started = use_cases.start(self.store, request)
-        self.tid, self.token = started.tid, started.token
-        app = create_app({"REDIS_URL": url, "TESTING": True})
-        app.test_client_class = ContractClient
-        self.http = app.test_client()
+        super().__init__(redis_client, url, "keltis-dice", match="two_boards")
 
     def gid(self, index: int, board: int = 0) -> str:
         first = seeds.game_id(self.tid, index)
@@ -69,9 +35,6 @@ class Match:
 
     def load(self, game_id: str):
         return self.service.load(game_id)[0]
-
-    def advance(self) -> open_tournaments.Advanced:
-        return open_tournaments.advance(self.service, self.store, self.tid)
 
     def seat(self, record) -> int:
         return next(s for s, p in enumerate(record.players) if p.get("account") == self.name)
