@@ -1,10 +1,11 @@
 # Keltis service: `make run` serves it, `make test` runs the whole suite.
 PYTHON ?= python3
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test bench lint format clean screenshots
+.PHONY: install run worker test bench lint format clean screenshots axe
 
 $(STAMP): requirements.txt pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,14 +17,30 @@ $(STAMP): requirements.txt pyproject.toml clients/python/pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(BIN)/keltis serve
+	$(BIN)/keltis serve --port $(PORT)
 
 worker: install
 	$(BIN)/keltis worker
 
+# The suite runs in TEST_WORKERS parallel processes (pytest-xdist), a test file per process
+# at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores.
+TEST_WORKERS ?= 4
+
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15 -m "not serial"
+	# Tests of whole `keltis serve` trees, alone; one of them fails now and then for a cause
+	# not found yet (issue 27's note), so a failure is run again, at most twice.
+	$(BIN)/pytest -m serial --reruns 2
+
+# axe-core (pinned; tests/api/test_web_pages_quality.py injects it into the pages in Chromium;
+# never served to users). Without npm the accessibility test installs nothing and skips.
+AXE_VERSION := 4.14.1
+AXE_JS := var/npm/node_modules/axe-core/axe.min.js
+$(AXE_JS):
+	npm install --prefix var/npm --no-audit --no-fund axe-core@$(AXE_VERSION)
+
+axe: $(AXE_JS)
 
 bench: install
 	$(BIN)/python -m bench

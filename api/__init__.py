@@ -27,10 +27,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from api import errors, extensions, games, headers, meta, quotas, ratelimit
+    from api import errors, extensions, games, headers, meta, observe, quotas, ratelimit
 
     extensions.init_app(app)
     errors.init_app(app)
+    observe.init_app(app)  # first of the request hooks: it times what the others refuse
     headers.init_app(app)
     ratelimit.init_app(app)
     quotas.init_app(app)
@@ -43,6 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(arenas.blueprint)
     app.register_blueprint(ratings.blueprint)
     app.register_blueprint(webclient.blueprint)
+    webclient.compression.init_app(app)
     accounts.init_app(app)
     streams.init_app(app)
     from api import budget
@@ -57,4 +59,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import seeks
 
     seeks.init_app(app)
+    from api import analysis  # issue 25: analysis of a finished game
+
+    analysis.init_app(app)
+    from api import metrics_endpoint  # issue 27: GET /metrics, for the operator only
+
+    metrics_endpoint.init_app(app)
     return app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, jsonify
 
-from api import extensions, quotas, schemas
+from api import extensions, observe, quotas, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from application.accounts import AccountService, NewAccount
@@ -65,8 +65,15 @@ def get_account(name: str):
 @blueprint.get("/me")
 def get_me():
     service_ = accounts()
-    record = service_.authenticate(bearer_token())
+    record = _authenticated(service_)
     return jsonify(_own(service_, record))
+
+
+def _authenticated(service_: AccountService):
+    """The account of the request's key, named in its log line (api.observe)."""
+    record = service_.authenticate(bearer_token())
+    observe.note_account(record.name)
+    return record
 
 
 def _own(service_: AccountService, record) -> dict:
@@ -79,7 +86,7 @@ def _own(service_: AccountService, record) -> dict:
 @blueprint.patch("/me")
 def patch_me():
     service_ = accounts()
-    record = service_.authenticate(bearer_token())
+    record = _authenticated(service_)
     body = json_body(schemas.use(schemas.PatchMeSchema))
     record = service_.set_webhook(record, body["webhook"])
     return jsonify(_own(service_, record))
@@ -88,7 +95,7 @@ def patch_me():
 @blueprint.post("/me/key")
 def rotate_key():
     service_ = accounts()
-    record = service_.authenticate(bearer_token())
+    record = _authenticated(service_)
     new = service_.rotate_key(record)
     return jsonify(_with_secrets(new, record.webhook))
 
@@ -96,7 +103,7 @@ def rotate_key():
 @blueprint.get("/me/games")
 def my_games():
     service_ = accounts()
-    record = service_.authenticate(bearer_token())
+    record = _authenticated(service_)
     args = query(schemas.use(schemas.MyGamesQuerySchema))
     games, next_cursor = service_.games(record, args.get("status"), args["cursor"], args["limit"])
     payload = {"games": games, "next_cursor": next_cursor}

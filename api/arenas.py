@@ -10,11 +10,11 @@ from flask import Blueprint, jsonify, url_for
 
 from api import holds, schemas
 from api.arena_schemas import OpenArenaSchema
-from api.auth import bearer_token
+from api.auth import account_of, bearer_token
 from api.bodies import json_body, query
 from api.extensions import service
 from api.streams import ndjson, stream_settings
-from application import arena_stream, arenas, auth
+from application import arena_stream, arenas
 from store.arenas import ArenaStore
 
 blueprint = Blueprint("arenas", __name__, url_prefix="/v1/arenas")
@@ -55,13 +55,13 @@ def close_arena(arena_id: str):
 
 @blueprint.post("/<arena_id>/join")
 def join_arena(arena_id: str):
-    account = auth.account_of(service().accounts, bearer_token())
+    account = account_of(service().accounts, bearer_token())
     return jsonify(arenas.join(_store(), arena_id, account))
 
 
 @blueprint.post("/<arena_id>/leave")
 def leave_arena(arena_id: str):
-    account = auth.account_of(service().accounts, bearer_token())
+    account = account_of(service().accounts, bearer_token())
     return jsonify(arenas.leave(_store(), arena_id, account))
 
 

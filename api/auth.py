@@ -6,7 +6,9 @@ import re
 
 from flask import request
 
+from api import observe
 from api.errors import ApiError
+from application import auth
 from application.errors import Unauthenticated
 
 MAX_TOKEN_CHARS = 200
@@ -22,6 +24,14 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_CHARS:
         raise Unauthenticated("use Authorization: Bearer <token>")
     return token
+
+
+def account_of(store, key: str | None):
+    """The account of an account key (application.auth.account_of), named in the
+    request's log line (api.observe)."""
+    account = auth.account_of(store, key)
+    observe.note_account(account.name)
+    return account
 
 
 SEAT_HEADER = "X-Keltis-Seat"

@@ -17,7 +17,7 @@ import os
 from flask import Blueprint, Flask, current_app, jsonify, request
 
 from api import extensions, presenters, schemas
-from api.auth import bearer_token
+from api.auth import account_of, bearer_token
 from api.ratelimit import LOCAL_ADDRESS
 from application import auth, budget, cancel
 from application.budget import DEFAULT_ACCOUNT, DEFAULT_ANON, Budgets, Payer, parse_limits
@@ -53,7 +53,7 @@ def _payer(account_key: str | None) -> Payer:
     valid), else the client address."""
     account = None
     if account_key is not None:
-        account = auth.account_of(extensions.service().accounts, account_key).folded
+        account = account_of(extensions.service().accounts, account_key).folded
     return Payer.of(request.remote_addr or LOCAL_ADDRESS, account)
 
 
@@ -96,6 +96,14 @@ def tournament_charge(body: dict):
             budget.record_tournament(_store(), tid, payer, ticket)
 
         yield started
+
+
+@contextlib.contextmanager
+def analysis_charge(cost_s: float):
+    """Around an analysis request: charge its CPU up front to the request's payer (its
+    account's budget with an account key); given back when the block raises."""
+    with _charged(cost_s, _account_key()) as charged:
+        yield charged
 
 
 def tournament_cancelled(tid: str) -> None:

@@ -7,7 +7,7 @@ from flask import Blueprint, Flask, current_app, jsonify, request
 
 from api import budget as api_budget
 from api import schemas
-from api.auth import bearer_token
+from api.auth import account_of, bearer_token
 from api.bodies import json_body, query
 from api.challenge_schemas import (
     ChallengeListQuerySchema,
@@ -16,7 +16,7 @@ from api.challenge_schemas import (
 )
 from api.errors import ApiError
 from api.extensions import service
-from application import auth, matches
+from application import matches
 from application.challenge_budget import BudgetCharger
 from application.challenges import Challenges, Limits
 
@@ -30,7 +30,7 @@ def _challenges() -> Challenges:
 
 
 def _account():
-    return auth.account_of(service().accounts, bearer_token())
+    return account_of(service().accounts, bearer_token())
 
 
 @blueprint.post("/challenges")

@@ -10,7 +10,9 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from api.schemas import ErrorSchema, use
+from application import metrics
 from domain.errors import KeltisError, Kind
+from store.archive import ArchiveUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(KeltisError)
     def _kind(error: KeltisError):
+        if error.kind is Kind.RATE_LIMITED:
+            metrics.refused(error.code)
         extra = {}
         if hasattr(error, "current_version"):
             extra["current_version"] = error.current_version
@@ -77,7 +81,8 @@ def init_app(app: Flask) -> None:
         return error_response(422, "invalid_request", _describe(error.messages))
 
     @app.errorhandler(redis.RedisError)
-    def _storage(error: redis.RedisError):
+    @app.errorhandler(ArchiveUnavailable)  # the archive tier's PostgreSQL (store.archive)
+    def _storage(error: Exception):
         log.warning("storage unavailable: %s", error)
         return error_response(503, "storage_unavailable", "the game store is unavailable")
 

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import budget, holds, presenters, quotas, schemas
+from api import budget, holds, prefer, presenters, quotas, schemas
 from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
@@ -120,12 +120,10 @@ def get_moves(game_id: str):
     record, seat = service().read(game_id, bearer_token(), seat_header())
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
-    payload = {
-        "version": record.version,
-        "seat": seat,
-        "moves": presenters.legal_moves(record, seat),
-    }
-    return jsonify(schemas.use(schemas.LegalMovesSchema).dump(payload))
+    # LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)
+    return jsonify(
+        {"version": record.version, "seat": seat, "moves": presenters.legal_moves(record, seat)}
+    )
 
 
 @blueprint.post("/<game_id>/moves")
@@ -138,11 +136,12 @@ def post_move(game_id: str):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "invalid_idempotency_key", "Idempotency-Key: 1-200 visible ASCII")
+    minimal = prefer.wants_minimal()
     answer = service().play(
         game_id,
         token,
         command,
-        presenters.move_result,
+        presenters.minimal_move_result if minimal else presenters.move_result,
         expected_version=expected,
         idempotency_key=key,
         seat=seat_header(),
@@ -152,6 +151,8 @@ def post_move(game_id: str):
     response.headers["ETag"] = f'"{answer.body["version"]}"'
     if answer.repeated:
         response.headers["Idempotent-Replayed"] = "true"
+    elif minimal:
+        response.headers[prefer.APPLIED_HEADER] = prefer.MINIMAL
     return response
 
 

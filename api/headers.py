@@ -24,12 +24,22 @@ def _caching(response: Response) -> Response:
     """`private, no-store` on a seat's answers and on tokens; `Vary: Authorization`."""
     endpoint = request.endpoint
     if endpoint in PER_SEAT:
-        response.vary.add("Authorization")
-        if "Authorization" in request.headers:
+        _vary_on_authorization(response)
+        if "HTTP_AUTHORIZATION" in request.environ:
             response.headers["Cache-Control"] = "private, no-store"
     elif endpoint in TOKENS or endpoint in ACCOUNT:
         response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _vary_on_authorization(response: Response) -> None:
+    """Add `Authorization` to the Vary header (as `response.vary.add` does, without parsing
+    the header into a set on every answer of a seat: a move's hot path)."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Authorization"
+    elif "authorization" not in {name.strip().lower() for name in vary.split(",")}:
+        response.headers["Vary"] = f"{vary}, Authorization"
 
 
 def init_app(app: Flask) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import redis
 from flask import Blueprint, Response, current_app, jsonify
 
-from api import schemas
+from api import level_schemas, schemas
 from api.extensions import service
+from application.levels import levels_of
 
 blueprint = Blueprint("meta", __name__)
 
@@ -68,8 +69,11 @@ def healthz():
 
 @blueprint.get("/v1/bots")
 def bots():
-    games = [{"game": game, "bots": names} for game, names in service().available_bots().items()]
-    return jsonify(schemas.use(schemas.BotsSchema).dump({"games": games}))
+    games = [
+        {"game": game, "bots": names, "levels": levels_of(game)}
+        for game, names in service().available_bots().items()
+    ]
+    return jsonify(schemas.use(level_schemas.BotsLevelsSchema).dump({"games": games}))
 
 
 @blueprint.get("/openapi.yaml")

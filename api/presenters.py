@@ -75,18 +75,23 @@ def events(entries: list[Entry], seat: int | None, revealed: bool) -> list[dict]
     return [visible_entry(entry, seat, revealed) for entry in entries]
 
 
-def move_result(record: GameRecord, batch: list[Entry], seat: int) -> dict:
-    """The answer to a move: new version, the new events as `seat` sees them, its view."""
-    from api.schemas import MoveResultSchema, use
+def move_result(record: GameRecord, batch: list[Entry], seat: int, with_view: bool = True) -> dict:
+    """The answer to a move: new version, the new events as `seat` sees them, its view
+    (`view: null` without `with_view`: `Prefer: return=minimal`, api.prefer).
 
-    return use(MoveResultSchema).dump(
-        {
-            "version": record.version,
-            "status": record.status,
-            "to_move": record.to_move,
-            "events": events(batch, seat, record.finished),
-            "view": view_for(record, seat),
-            "legal_moves": legal_moves(record, seat),
-            "result": result(record),
-        }
-    )
+    Built as the MoveResult of openapi.yaml directly (every value is already of its type):
+    no schema's dump on the move path."""
+    return {
+        "version": record.version,
+        "status": record.status,
+        "to_move": record.to_move,
+        "events": events(batch, seat, record.finished),
+        "view": view_for(record, seat) if with_view else None,
+        "legal_moves": legal_moves(record, seat),
+        "result": result(record),
+    }
+
+
+def minimal_move_result(record: GameRecord, batch: list[Entry], seat: int) -> dict:
+    """`move_result` without the view, for `Prefer: return=minimal`."""
+    return move_result(record, batch, seat, with_view=False)

@@ -35,7 +35,8 @@ from store.connection import cluster_url
 
 DEFAULT_LIMIT = "1000 per second"
 OFF = "off"
-EXEMPT_PATHS = frozenset({"/healthz", "/openapi.yaml", "/docs"})
+# The metrics scrape too: refusing it would blind the operator when the service is busiest.
+EXEMPT_PATHS = frozenset({"/healthz", "/openapi.yaml", "/docs", "/metrics"})
 KEY_PREFIX = "keltis:ratelimit"
 LOCAL_ADDRESS = "127.0.0.1"  # the key of a request without a remote address
 EXTENSION = "keltis_rate_limit"

@@ -15,6 +15,7 @@ from api.bodies import query
 from api.extensions import service
 from api.streams import ndjson, stream_settings
 from application import arenas
+from application.analysis import with_analysis
 from application.export import ExportFilter, export_lines
 from replays.files import dump_replay
 from replays.html import render_html
@@ -49,11 +50,15 @@ def export_games():
 
 @blueprint.get("/<game_id>/replay")
 def get_replay(game_id: str):
-    response = Response(dump_replay(service().replay(game_id)), mimetype="application/json")
+    games = service()
+    replay = with_analysis(games.client, game_id, games.replay(game_id))
+    response = Response(dump_replay(replay), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.replay.json"'
     return response
 
 
 @blueprint.get("/<game_id>/replay.html")
 def get_replay_page(game_id: str):
-    return Response(render_html(service().replay(game_id)), mimetype="text/html")
+    games = service()
+    replay = with_analysis(games.client, game_id, games.replay(game_id))
+    return Response(render_html(replay), mimetype="text/html")

@@ -371,28 +371,12 @@ class GameSchema(Schema):
     stalled = fields.Dict()
 
 
-class LegalMovesSchema(Schema):
-    version = fields.Integer()
-    seat = fields.Integer()
-    moves = fields.Raw()
-
-
 class EventSchema(Schema):
     version = fields.Integer()
     at = fields.Integer()
     by = fields.Integer(allow_none=True)
     cmd = fields.Raw()
     event = fields.Raw()
-
-
-class MoveResultSchema(Schema):
-    version = fields.Integer()
-    status = fields.String()
-    to_move = fields.Integer(allow_none=True)
-    events = fields.List(fields.Nested(EventSchema))
-    view = fields.Raw(allow_none=True)
-    legal_moves = fields.Raw()
-    result = fields.Raw(allow_none=True)
 
 
 class EventsSchema(Schema):

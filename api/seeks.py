@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, jsonify, request
 
-from api.auth import bearer_token
+from api.auth import account_of, bearer_token
 from api.bodies import json_body
 from api.extensions import service
 from api.ratelimit import LOCAL_ADDRESS
 from api.schemas import use
 from api.seek_schemas import OpenSeekSchema
-from application import auth, seeks
+from application import seeks
 
 blueprint = Blueprint("seeks", __name__, url_prefix="/v1/seeks")
 
@@ -25,7 +25,7 @@ def init_app(app: Flask) -> None:
 
 def _account():
     games = service()
-    return games, auth.account_of(games.accounts, bearer_token())
+    return games, account_of(games.accounts, bearer_token())
 
 
 @blueprint.post("")

@@ -13,14 +13,14 @@ import os
 from collections.abc import Iterable, Iterator
 
 import orjson
-from flask import Blueprint, Flask, current_app
+from flask import Blueprint, Flask, current_app, request
 
 from api import holds, schemas
-from api.auth import bearer_token, seat_header
+from api.auth import account_of, bearer_token, seat_header
 from api.bodies import query
 from api.extensions import service
 from api.presenters import events as visible_events
-from application import auth, credentials, streams
+from application import credentials, metrics, streams
 from application.holds import Hold
 
 blueprint = Blueprint("streams", __name__, url_prefix="/v1")
@@ -51,13 +51,17 @@ def ndjson(lines: Iterable[dict | None], hold: Hold | None = None):
     go out and released when the stream ends, however it ends (also when it never
     started)."""
 
+    kind = request.endpoint or "stream"
+
     def body() -> Iterator[bytes]:
+        gauge = metrics.stream_opened(kind)
         try:
             for line in lines:
                 if hold is not None:
                     hold.renew()
                 yield b"\n" if line is None else orjson.dumps(line) + b"\n"
         finally:
+            gauge.dec()
             if hold is not None:
                 hold.release()
 
@@ -78,7 +82,7 @@ def ndjson(lines: Iterable[dict | None], hold: Hold | None = None):
 def my_events():
     games = service()
     token = bearer_token()
-    account = auth.account_of(games.accounts, token)
+    account = account_of(games.accounts, token)
     credential = credentials.Credential(account.key_hash, account.folded)
     hold = holds.take(account.folded)
     lines = streams.account_events(games, account, stream_settings(), credential=credential)

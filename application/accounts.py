@@ -21,8 +21,9 @@ from application.name_skeleton import skeleton
 from application.ratings import account_ratings
 from application.webhooks_policy import WebhookPolicy
 from domain.registry import game_names
-from store import keys, notify
+from store import archive_listing, notify
 from store.accounts import AccountRecord, AccountStore
+from store.archive import archive_from_env
 from store.clock import now_ms
 from store.cursor import Position
 from store.index import IN_PLAY
@@ -120,7 +121,7 @@ class AccountService:
         playing = status == "active"
         ids, position = self.store.game_ids(record.name, playing, after, limit)
         found = []
-        summaries = self.client.hmget(keys.game_summaries(), ids) if ids else []
+        summaries = archive_listing.read_summaries(self.client, archive_from_env(), ids)
         for raw in summaries:
             if raw is None:
                 continue

@@ -21,7 +21,7 @@ from application.games import GameService
 from domain.errors import KeltisError
 from gamelog.outcome import is_over, outcome_of
 from gamelog.record import GameRecord
-from store import keys
+from store import archive_listing
 from store.arenas import ArenaStore
 from store.clock import now_ms
 
@@ -108,7 +108,9 @@ class ArenaPass:
         if not running:
             return 0
         ids = sorted(running)
-        summaries = self.service.client.hmget(keys.game_summaries(), ids)
+        summaries = archive_listing.read_summaries(
+            self.service.client, self.service.store.archive, ids
+        )
         count = 0
         for game_id, raw in zip(ids, summaries, strict=True):
             plan = running[game_id]

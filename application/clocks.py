@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from application import metrics
 from application.errors import (
     GameNotFound,
     GameNotStarted,
@@ -88,7 +89,10 @@ def time_out(
         service.refresh_index(record)  # the index was behind (or ahead): correct it
         return False
     entries, after = timeout_batch(record, now, reason)
-    return service.append_batch(record, entries, after)
+    appended = service.append_batch(record, entries, after)
+    if appended and reason == DEADLINE:
+        metrics.timed_out_late(record.game, (now - deadline) / 1000)
+    return appended
 
 
 def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:

@@ -5,7 +5,9 @@ The append that finishes a game (or expires it) files it in `games_to_compact`
 (store.index.compactable). A worker's compaction thread (workers/compact.py) claims the
 games filed longer than `compact_after_s` ago (the grace keeps a retried request's recorded
 answer a while: compaction drops recorded answers), checks each one is over, and compacts it
-in two steps (store.compaction). A game that is not over is left alone.
+in two steps (store.compaction). A game that is not over is left alone. With an archive
+tier (KELTIS_ARCHIVE_URL), each compacted game is then filed for its move there
+(application.archive).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from enum import StrEnum
 
 import redis
 
+from application import metrics
 from gamelog.entries import decode
 from gamelog.errors import CorruptLog
 from gamelog.record import fold_entries
 from store import packing
+from store.archive import archive_url
+from store.archive_queue import ArchiveQueue
 from store.clock import now_ms
 from store.compaction import CompactionStore, Step
 from store.index import compactable
@@ -82,13 +87,18 @@ def compact_due(
     now = now_ms() if now is None else now
     after_s = compact_after_s() if after_s is None else after_s
     compacted = 0
+    to_archive = ArchiveQueue(client) if archive_url() else None
     for game_id in store.claim_due(now - int(after_s * 1000), CLAIM_MS, now, limit):
         try:
             outcome = compact(store, game_id)
         except CorruptLog as error:
             log.warning("compaction skips game %s: %s", game_id, error.message)
+            metrics.compacted("corrupt")
             store.done(game_id)
             continue
         compacted += outcome is Outcome.COMPACTED
+        metrics.compacted(outcome)
+        if to_archive is not None and outcome in (Outcome.COMPACTED, Outcome.ALREADY):
+            to_archive.file(game_id, now)
         store.done(game_id)
     return compacted

@@ -82,6 +82,19 @@ class VersionConflict(KeltisError):
         super().__init__(message)
         self.current_version = current_version
 
+    @classmethod
+    def stale(cls, expected_version: int, current_version: int) -> VersionConflict:
+        """The conflict of an `expected_version` that is not the game's: its message says
+        the current version and which way the expected one is off."""
+        if expected_version > current_version:
+            message = (
+                f"expected_version {expected_version} is ahead of the game, "
+                f"which is at version {current_version}"
+            )
+        else:
+            message = f"the game has moved on to version {current_version}"
+        return cls(message, current_version)
+
 
 class AccountNotFound(KeltisError):
     code = "account_not_found"

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 
 import orjson
 
+from application.analysis import with_analysis
 from application.arena_export import arena_walk
 from domain.errors import KeltisError
 from replays.errors import ReplayError
-from store import keys
+from store import archive_listing, keys
 from store.accounts import fold
-from store.cursor import Pager, Position
+from store.archive import ArchiveStore
+from store.cursor import Position
 from store.tournaments import TournamentStore
 from tournaments.seeds import game_id as tournament_game_id
 
@@ -75,14 +77,14 @@ def export_lines(
     `games` is an application.games.GameService."""
     exported, last = 0, None
     ends = None if max_s is None else clock() + max_s
-    for game_id, position in candidates(games.client, chosen, after):
+    for game_id, position in candidates(games.client, chosen, after, games.store.archive):
         out_of_time = ends is not None and last is not None and clock() >= ends
         if out_of_time or (limit is not None and exported >= limit):
             yield {"end": True, "exported": exported, "next_cursor": last}
             return
         last = position.encode()
         try:
-            replay = games.replay(game_id)
+            replay = with_analysis(games.client, game_id, games.replay(game_id))
         except (KeltisError, ReplayError):  # refused as GET .../replay would refuse it
             continue
         exported += 1
@@ -90,36 +92,43 @@ def export_lines(
     yield {"end": True, "exported": exported, "next_cursor": None}
 
 
-def candidates(client, chosen: ExportFilter, after: Position | None) -> Iterator[tuple]:
-    """(game id, its position) of each game the filter admits, by its index summary."""
+def candidates(
+    client, chosen: ExportFilter, after: Position | None, archive: ArchiveStore | None = None
+) -> Iterator[tuple]:
+    """(game id, its position) of each game the filter admits, by its index summary (the
+    games in the archive tier too, with `archive`: store.archive_listing)."""
     if chosen.tournament is not None:
         walk = _tournament_walk(client, chosen.tournament, after)
     elif chosen.arena is not None:
         walk = arena_walk(client, chosen.arena, after)
     else:
-        walk = _index_walk(client, chosen, after)
+        walk = _index_walk(client, chosen, after, archive)
     for ids_and_positions in walk:
         ids = [game_id for game_id, _ in ids_and_positions]
-        summaries = client.hmget(keys.game_summaries(), ids)
+        summaries = archive_listing.read_summaries(client, archive, ids)
         for (game_id, position), raw in zip(ids_and_positions, summaries, strict=True):
             if raw is not None and chosen.admits(orjson.loads(raw)):
                 yield game_id, position
 
 
-def _index_walk(client, chosen: ExportFilter, after: Position | None) -> Iterator[list]:
+def _index_walk(
+    client, chosen: ExportFilter, after: Position | None, archive: ArchiveStore | None
+) -> Iterator[list]:
     """Pages of (id, position) from the sorted set that holds the fewest candidates, by
-    (created_at, id) newest first, from `until` down to `since`."""
+    (created_at, id) newest first, from `until` down to `since`; merged with the archive's
+    finished games of the filter's game type (an account's set keeps its archived games)."""
     if chosen.account is not None:
-        key = keys.account_games(fold(chosen.account))
+        key, archive = keys.account_games(fold(chosen.account)), None
     elif chosen.game is not None:
         key = keys.games_by_game_and_status(chosen.game, FINISHED)
     else:
         key = keys.games_by_status(FINISHED)
     if after is None and chosen.until is not None:
         after = Position(chosen.until, "")  # strictly below `until`: "" precedes every id
-    pager = Pager(client)
     while True:
-        ids, scores, next_position = pager.page_with_scores(key, after, PAGE)
+        ids, scores, next_position = archive_listing.page_with_scores(
+            client, archive, key, after, PAGE, FINISHED, chosen.game, chosen.since
+        )
         page = [
             (game_id, Position(score, game_id))
             for game_id, score in zip(ids, scores, strict=True)

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import redis
 
-from application import auth, seals, seating
+from application import auth, metrics, seals, seating
 from application.errors import (
     AccountKeyRequired,
     AccountNotFound,
@@ -199,7 +199,9 @@ class GameService:
 
     def list_games(self, status, game, after, limit):
         """A page of game summaries after a cursor position (store.index.list_games)."""
-        found, position = index.list_games(self.client, status, game, after, limit)
+        found, position = index.list_games(
+            self.client, status, game, after, limit, self.store.archive
+        )
         return found, position.encode() if position else None
 
     def replay(self, game_id: str) -> dict:
@@ -422,7 +424,7 @@ class GameService:
             if result.status is AppendStatus.UNAUTHORIZED:
                 raise Unauthenticated("the bearer token is not valid for this game")
             if expected_version is not None:
-                raise VersionConflict("the game has moved on", result.version)
+                raise VersionConflict.stale(expected_version, result.version)
             (loaded, prior), fresh = self.load_game(game_id, field), True
         raise VersionConflict("the game is too busy; try again", loaded.record.version)
 
@@ -456,7 +458,7 @@ class GameService:
         if actor.seat in record.forfeited:
             raise SeatForfeited(f"seat {actor.seat} forfeited: its fallback bot plays for it")
         if expected_version is not None and expected_version != record.version:
-            raise VersionConflict("the game has moved on", record.version)
+            raise VersionConflict.stale(expected_version, record.version)
         chance = Chance.from_hex(record.seed_hex)
         events = record.rules.decide(record.state, actor.seat, command, chance)
         batch = make_batch(record.version + 1, events, self.clock(), actor.seat, dict(command))
@@ -489,6 +491,7 @@ class GameService:
         )
         result = self.committer.commit(request, after, before)
         if result.ok:
+            metrics.entries_appended(after.game, len(batch))
             self._committed(before, after)
         elif result.status is AppendStatus.CONFLICT and result.version < before.version:
             self.cache.discard(after.game_id)  # the log lost its tail since the load

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from datetime import UTC, datetime
 
 import redis
 from rq import Queue, Retry, get_current_job
@@ -22,7 +23,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from application import bots, budget, open_tournaments, stalls, tournaments
+from application import analysis, bots, budget, metrics, open_tournaments, stalls, tournaments
 from application.games import GameService
 from gamelog.record import GameRecord
 from store import keys
@@ -33,6 +34,7 @@ from store.tournaments import TournamentStore
 BOT_JOB_TIMEOUT_S = 120
 GAME_JOB_TIMEOUT_S = 300
 ARCHIVE_JOB_TIMEOUT_S = 1800
+ANALYSIS_JOB_TIMEOUT_S = 1800
 PENDING = frozenset({JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
 ARCHIVE_TTL_ENV = "KELTIS_ARCHIVE_TTL_S"
 DEFAULT_ARCHIVE_TTL_S = 3600
@@ -98,7 +100,8 @@ def play_bot_turns(game_id: str, version: int) -> int:
     is counted (application.stalls) before the job fails."""
     _, queue = _clients()
     service = service_for(queue)
-    began = time.thread_time()
+    queue_name = _note_wait()
+    began, started = time.thread_time(), time.perf_counter()
     try:
         played = bots.play_bot_turns(service, game_id, version)
     except Exception as error:
@@ -108,7 +111,22 @@ def play_bot_turns(game_id: str, version: int) -> int:
         raise
     if played:
         budget.note_game_cpu(service, game_id, time.thread_time() - began)
+    metrics.bot_turn_done(queue_name, played, time.perf_counter() - started)
     return played
+
+
+def _note_wait() -> str:
+    """Count how long the running job waited in its queue; the queue's name ("direct"
+    outside a job)."""
+    job = get_current_job()
+    if job is None:
+        return "direct"
+    if job.enqueued_at is not None:
+        enqueued = job.enqueued_at
+        if enqueued.tzinfo is None:  # RQ stores UTC
+            enqueued = enqueued.replace(tzinfo=UTC)
+        metrics.bot_turn_waited(job.origin, (datetime.now(UTC) - enqueued).total_seconds())
+    return job.origin
 
 
 def play_tournament_games(tournament_id: str, first: int) -> dict:
@@ -136,6 +154,14 @@ def build_archive(tournament_id: str) -> int:
     service = service_for(queue, schedules_bots=False)
     store = TournamentStore(client)
     return tournaments.build_archive(service, store, tournament_id, archive_ttl_s())
+
+
+def analyse_game(game_id: str) -> dict:
+    """Job: analyse a finished game and keep the result (application.analysis); its
+    decisions and CPU seconds."""
+    _, queue = _clients()
+    result = analysis.run(service_for(queue, schedules_bots=False), game_id)
+    return {"decisions": len(result["decisions"]), "cpu_seconds": result["cpu_seconds"]}
 
 
 # ----- queueing ------------------------------------------------------------------------------
@@ -239,6 +265,30 @@ def enqueue_archive(client: redis.Redis, tournament_id: str) -> bool:
     except DuplicateJobError:
         return False
     return True
+
+
+def enqueue_analysis(client: redis.Redis, game_id: str) -> str:
+    """Enqueue a claimed game's analysis in the bulk bot lane; its job id."""
+    job_id = keys.analysis_job_id(game_id)
+    delete_job(client, job_id)  # a failed run of an earlier claim
+    bot_queue(client, False).enqueue(
+        analyse_game,
+        args=[game_id],
+        job_id=job_id,
+        job_timeout=ANALYSIS_JOB_TIMEOUT_S,
+        result_ttl=600,
+        failure_ttl=24 * 3600,
+    )
+    return job_id
+
+
+def job_gone(client: redis.Redis, job_id: str | None) -> bool:
+    """Whether a job is no longer queued, running or done (deleted, failed, stopped)."""
+    job = fetch_job(client, job_id) if job_id else None
+    if job is None:
+        return True
+    ended = (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+    return job.get_status(refresh=False) in ended
 
 
 def dispatch_next(store: TournamentStore, queue: redis.Redis, tid: str, spec) -> int | None:

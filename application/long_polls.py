@@ -3,6 +3,7 @@ nothing to a caller whose account key was replaced meanwhile (application.creden
 
 from __future__ import annotations
 
+from application import metrics
 from application.credentials import NONE, Credential
 from application.errors import Unauthenticated
 from application.games import GameService
@@ -18,6 +19,16 @@ def wait_for_version(
     """Block up to `wait_s` seconds until the game's version exceeds `after`. With an account
     key, the wait also wakes on the account's channel, and ends with Unauthenticated as soon
     as the key no longer works (checked at each wake-up and once the wait is over)."""
+    waiting = metrics.long_poll_opened()
+    try:
+        _wait(service, game_id, after, wait_s, credential)
+    finally:
+        waiting.dec()
+
+
+def _wait(
+    service: GameService, game_id: str, after: int, wait_s: float, credential: Credential
+) -> None:
     if credential.key_hash is None:
         service.watcher.wait(game_id, after, wait_s)
         return

@@ -24,7 +24,8 @@ from domain.ranking import ranks
 from gamelog.outcome import outcome_of
 from gamelog.record import GameRecord
 from ladder.entries import LadderEntry, LadderSeat
-from store import keys
+from store import archive_listing, keys
+from store.archive import archive_from_env
 from store.codec import text
 from store.ladder import LadderStore
 
@@ -119,7 +120,8 @@ def _ready(client: redis.Redis, ids: list[str]) -> list[str]:
         pipe.hget(keys.match(match_id), "games")
     lasts = [orjson.loads(raw)[-1] if raw else None for raw in pipe.execute()]
     wanted = [game_id for game_id in lasts if game_id is not None]
-    summaries = dict(zip(wanted, client.hmget(keys.game_summaries(), wanted), strict=True))
+    found = archive_listing.read_summaries(client, archive_from_env(), wanted)
+    summaries = dict(zip(wanted, found, strict=True))
     ready = []
     for match_id, last in zip(ids, lasts, strict=True):
         raw = summaries.get(last) if last is not None else None

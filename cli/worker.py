@@ -28,6 +28,12 @@ import click
     help="Seconds between log compaction passes; 0 disables.",
 )
 @click.option(
+    "--metrics-bind",
+    envvar="KELTIS_WORKER_METRICS_BIND",
+    default=None,
+    help="HOST:PORT serving this worker's /metrics (a private address: no token).",
+)
+@click.option(
     "--interactive-lanes",
     default=1,
     show_default=True,
@@ -42,6 +48,7 @@ def worker(
     deadline_every,
     settle_every,
     compact_every,
+    metrics_bind,
     interactive_lanes,
 ):
     """Play bot turns (a person's games first, and in a lane of their own) and tournament
@@ -56,6 +63,15 @@ def worker(
     except NoRedisConfigured as error:
         raise click.ClickException(str(error)) from error
     click.echo(f"worker on {url}", err=True)
+    if metrics_bind:
+        from workers.metrics_server import serve_metrics
+
+        try:
+            server = serve_metrics(metrics_bind)
+        except (ValueError, OSError) as error:
+            raise click.ClickException(f"--metrics-bind: {error}") from error
+        host, port = server.server_address[:2]
+        click.echo(f"worker metrics on {host}:{port} (GET /metrics)", err=True)
     run_worker(
         url,
         burst=burst,

@@ -25,21 +25,41 @@ CHROMIUM_FLAGS = [
 ]
 
 
+INSTALL_COMMAND = "sudo apt-get install -y chromium chromium-driver"
+
+
 class ChromiumMissing(RuntimeError):
     """Debian's chromium (or its chromedriver) is not installed."""
 
 
-def start_chromium(width: int = 1280, height: int = 1000, performance_log: bool = False):
-    """A WebDriver over Debian's chromium; ChromiumMissing when it is absent."""
+def driver_path() -> Path | None:
+    """The chromedriver to use: Debian's, else one on PATH; None when there is none."""
+    if CHROMEDRIVER.exists():
+        return CHROMEDRIVER
+    found = shutil.which("chromedriver")
+    return Path(found) if found else None
+
+
+def missing_reason() -> str | None:
+    """Why a browser cannot be started here (which binary is missing, and the command that
+    installs it), or None when chromium and chromedriver are both there."""
+    missing = []
     if not CHROMIUM.exists():
-        raise ChromiumMissing(
-            "/usr/bin/chromium is absent: apt-get install -y chromium chromium-driver"
-        )
-    driver_path = CHROMEDRIVER if CHROMEDRIVER.exists() else shutil.which("chromedriver")
-    if not driver_path:
-        raise ChromiumMissing(
-            "chromium is installed but chromedriver is not: install chromium-driver"
-        )
+        missing.append(f"{CHROMIUM} (chromium)")
+    if driver_path() is None:
+        missing.append(f"{CHROMEDRIVER} (chromedriver)")
+    if not missing:
+        return None
+    return f"browser test needs chromium and chromedriver; missing: {', '.join(missing)}. " + (
+        f"Install with: {INSTALL_COMMAND}"
+    )
+
+
+def start_chromium(width: int = 1280, height: int = 1000, performance_log: bool = False):
+    """A WebDriver over Debian's chromium; ChromiumMissing when it or its driver is absent."""
+    reason = missing_reason()
+    if reason is not None:
+        raise ChromiumMissing(reason)
     os.environ["SE_AVOID_STATS"] = "true"
     os.environ["SE_OFFLINE"] = "true"
     from selenium import webdriver
@@ -51,4 +71,4 @@ def start_chromium(width: int = 1280, height: int = 1000, performance_log: bool 
         options.add_argument(flag)
     if performance_log:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(service=Service(str(driver_path)), options=options)
+    return webdriver.Chrome(service=Service(str(driver_path())), options=options)

@@ -4,6 +4,7 @@
 - `mcts` (the search bot at the default budget, DEFAULT_MS of CPU time per move),
   `mcts:<ms>` (MIN_MS-MAX_MS ms of CPU time per move) and `mcts:i<N>` (exactly N
   iterations: the same move for the same rng on any machine);
+- `level:1` to `level:5` (domain.levels): another name for a fixed recipe of the above;
 - bots of other packages (entry-point group `keltis.bots`, `domain.plugins`), each move
   held to the same CPU budget: over it, the fallback bot's move is played instead.
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 
-from domain import plugins
+from domain import levels, plugins
 from domain.search.bot import mcts_bot
 from domain.search.budget import CpuBudget, IterationBudget
 
@@ -74,7 +75,11 @@ class BotTable(Mapping):
 
     def _external(self) -> dict[str, Callable]:
         found = plugins.external_bots(self.game)
-        return {n: b for n, b in found.items() if n not in self.builtins and n != MCTS}
+        return {
+            n: b
+            for n, b in found.items()
+            if n not in self.builtins and n != MCTS and levels.level_of(n) is None
+        }
 
     def __getitem__(self, name: str) -> Callable:
         if not isinstance(name, str):
@@ -82,6 +87,8 @@ class BotTable(Mapping):
         bot = self.builtins.get(name) or self._made.get(name)
         if bot is not None:
             return bot
+        if levels.level_of(name) is not None:
+            return self[levels.recipe(name)]
         if name.startswith(MCTS):
             bot = mcts_bot(mcts_budget(name))
         else:
@@ -98,19 +105,21 @@ class BotTable(Mapping):
         return True
 
     def __iter__(self) -> Iterator[str]:
-        return iter([*self.builtins, MCTS, *self._external()])
+        return iter([*self.builtins, MCTS, *levels.level_names(), *self._external()])
 
     def __len__(self) -> int:
         return len(list(iter(self)))
 
     def external(self, name: str) -> bool:
         """Whether `name` is a bot of another package."""
+        name = levels.recipe(name)
         return name not in self.builtins and not name.startswith(MCTS) and name in self
 
     def reproducible(self, name: str) -> bool:
         """Whether `name` makes the same move from the same position and rng on any machine
         (built-in bots, `mcts:i<N>`): only such a bot may be a clock's fallback, whose moves
         a replay re-derives."""
+        name = levels.recipe(name)
         if name in self.builtins:
             return True
         return (
@@ -122,6 +131,7 @@ class BotTable(Mapping):
     def searching(self, name: str) -> bool:
         """Whether a move of `name` may take a whole CPU budget (search or another
         package's bot), rather than a few microseconds (the built-in heuristics)."""
+        name = levels.recipe(name)
         return name not in self.builtins and name in self
 
     def with_fallback(self, name: str, fallback: str) -> Callable:

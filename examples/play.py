@@ -1,8 +1,8 @@
 """Play one game against a Keltis server, as a third-party bot author would.
 
-    python examples/play.py                      # create a game against a greedy bot
-    python examples/play.py --players 3 --bot random
-    python examples/play.py --join GAME_ID --seat 1 --name bea
+    .venv/bin/python examples/play.py                      # create a game against a greedy bot
+    .venv/bin/python examples/play.py --players 3 --bot random
+    .venv/bin/python examples/play.py --join GAME_ID --seat 1 --name bea
 
 Only `requests` and the public HTTP API: create (or join) a game, then, on each turn,
 pick one of the legal moves the server lists (GET /moves) and POST it as is.

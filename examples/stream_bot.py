@@ -1,7 +1,7 @@
 """A bot account that plays every game it is seated in, driven by its event stream.
 
-    python examples/stream_bot.py --name streambot        # signs up once, then re-uses the key
-    python examples/stream_bot.py --seek keltis-card      # and keeps a rated seek open
+    .venv/bin/python examples/stream_bot.py --name streambot    # signs up once, then reuses the key
+    .venv/bin/python examples/stream_bot.py --seek keltis-card  # and keeps a rated seek open
 
 Built on the bot kit (clients/python: `pip install ./clients/python`): the key is saved in
 ~/.config/keltis/ (0600) on the first start, so a restart takes the same account back.

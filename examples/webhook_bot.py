@@ -1,6 +1,6 @@
 """A webhook bot: a small HTTP server the Keltis service POSTs each of its turns to.
 
-    python examples/webhook_bot.py --port 9101 --name hookbot
+    .venv/bin/python examples/webhook_bot.py --port 9101 --name hookbot
 
 Signs up once (key and secret saved in ~/.config/keltis/, 0600), so a restart takes the account
 back; the kit checks each call's signature, refuses stale and replayed calls, and so on.

@@ -14,7 +14,7 @@ import hashlib
 from replays.canonical import canonical_json
 
 ALGORITHM = "sha256"
-UNCHAINED_KEYS = frozenset({"entries", "chain"})
+UNCHAINED_KEYS = frozenset({"entries", "chain", "analysis"})  # analysis: derived, optional
 
 
 def header_part(replay: dict) -> dict:

@@ -1,7 +1,10 @@
 """A self-contained HTML viewer of a replay: no network, no build step.
 
 The page embeds every step's full view and scores (precomputed here, so its script only
-draws them) as JSON in a `<script type="application/json">` tag.
+draws them) as JSON in a `<script type="application/json">` tag. It draws each step with the
+web client's own table components (api/webclient: dom.js, cardTable.js, diceTable.js and
+app.css, read as files, never imported) through one adapter, replays/table.js, bundled into
+the page as a classic script (replays.bundle).
 """
 
 from __future__ import annotations
@@ -11,11 +14,20 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 from domain.game import GameRules
+from replays.bundle import bundle
 from replays.timeline import steps
 
-_MARKERS = re.compile(r"__(TITLE|DATA|WORDS)__")
+_MARKERS = re.compile(r"__(TITLE|DATA|WORDS|STYLE|ANALYSIS)__")
+# The web client's files the viewer draws with (the replays package's own: words.js, table.js).
+WEB_CLIENT = Path(__file__).resolve().parents[1] / "api" / "webclient"
+# Panels mounted beside each step: modules of this package that export `mount(replay)`,
+# `replay` being the page's `window.KeltisReplay` (viewer.html). The analysis panel's module
+# is listed here.
+PANELS: tuple[str, ...] = ()
+_OWN = frozenset({"words.js", "table.js", *PANELS})
 # Inside the JSON these characters only occur in strings, where \\uXXXX means the same.
 _SCRIPT_ESCAPES = {
     "<": "\\u003c",
@@ -31,11 +43,33 @@ def _template() -> str:
     return resources.files("replays").joinpath("viewer.html").read_text(encoding="utf-8")
 
 
+def _source(name: str) -> str:
+    if name in _OWN:
+        return resources.files("replays").joinpath(name).read_text(encoding="utf-8")
+    return (WEB_CLIENT / name).read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
 def words_script() -> str:
-    """words.js (moves and events in words, shared with the web client) as plain script."""
-    text = resources.files("replays").joinpath("words.js").read_text(encoding="utf-8")
-    return re.sub(r"^export ", "", text, flags=re.M)
+    """The table adapter (replays/table.js) and the PANELS with the modules they import,
+    words.js among them, as one plain script; `cardWords`, `moveWords`, `eventWords`,
+    `drawStep` and `PANELS` (their mount functions) are then names of the page's script."""
+    names = 'const {cardWords, moveWords, eventWords} = __modules["words.js"];\n'
+    draw = 'const {drawStep} = __modules["table.js"];\n'
+    panels = f"const PANELS = {json.dumps(list(PANELS))}.map((name) => __modules[name].mount);\n"
+    return bundle(["table.js", *PANELS], _source) + "\n" + names + draw + panels
+
+
+@lru_cache(maxsize=1)
+def table_style() -> str:
+    """The web client's style sheet, so that the steps look like the table."""
+    return _source("app.css")
+
+
+@lru_cache(maxsize=1)
+def analysis_script() -> str:
+    """analysis.js (a game's analysis beside each step) as plain script."""
+    return resources.files("replays").joinpath("analysis.js").read_text(encoding="utf-8")
 
 
 def script_json(value) -> str:
@@ -45,12 +79,14 @@ def script_json(value) -> str:
 
 
 def viewer_data(replay: dict, rules: GameRules | None = None) -> dict:
-    """What the page shows: header, result, final hash and every step (view, scores)."""
+    """What the page shows: header, result, final hash, every step (view, scores) and the
+    game's analysis (None when there is none)."""
     return {
         "header": replay["header"],
         "result": replay["result"],
         "final_hash": replay["chain"]["final"],
         "steps": steps(replay, rules),
+        "analysis": replay.get("analysis"),
     }
 
 
@@ -61,5 +97,7 @@ def render_html(replay: dict, rules: GameRules | None = None) -> str:
         "TITLE": html.escape(f"Keltis replay: {header['game']} game {header['game_id']}"),
         "DATA": script_json(viewer_data(replay, rules)),
         "WORDS": words_script(),
+        "ANALYSIS": analysis_script(),
+        "STYLE": table_style(),
     }
     return _MARKERS.sub(lambda m: values[m.group(1)], _template())

@@ -20,14 +20,15 @@ export function moveWords(move) {
     case "keep": return "Keep the dice";
     case "reroll": return "Reroll dice " + move.dice.map((d) => d + 1).join(", ");
     case "move": return "Move your " + move.color + " marker";
-    case "clover": return "Clover: move your " + move.color + " marker";
+    case "clover": return "Clover: your " + move.color + " marker one field on, or a new one on field 1";
     case "pass": return "Pass";
     default: return JSON.stringify(move);
   }
 }
 
-// An event (or a log entry holding one) in words; `name(seat)` names a seat.
-export function eventWords(entry, name) {
+// An event (or a log entry holding one) in words; `name(seat)` names a seat, `field(colour,
+// n)` a dice field (a table names it by its value: "the field worth -2").
+export function eventWords(entry, name, field = (colour, n) => "field " + n) {
   const e = entry.event || entry;
   const who = (seat) => name(seat);
   switch (e.type) {
@@ -46,7 +47,8 @@ export function eventWords(entry, name) {
     case "dice_rolled": return who(e.seat) + " rolls " + e.dice.join(", ") + ".";
     case "dice_rerolled": return who(e.seat) + " rerolls and gets " + e.dice.join(", ") + ".";
     case "dice_kept": return who(e.seat) + " keeps the dice.";
-    case "marker_moved": return who(e.seat) + " moves the " + e.color + " marker " + (e.from ? "from field " + e.from + " " : "") + "to field " + e.to + ".";
+    case "marker_moved": return e.from ? who(e.seat) + " moves the " + e.color + " marker from " + field(e.color, e.from) + " to " + field(e.color, e.to) + "."
+                                      : who(e.seat) + " places a new " + e.color + " marker on " + field(e.color, e.to) + ".";
     case "tile_taken": return who(e.seat) + " takes a stone tile" + (e.cause === "stones" ? " for rolling stones" : "") + ".";
     case "clover_gained": return who(e.seat) + " gains a clover move.";
     case "kobold_gained": return who(e.seat) + " meets a kobold and rolls again.";

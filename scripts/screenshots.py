@@ -9,7 +9,6 @@ wide, in Debian's headless Chromium.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -20,16 +19,10 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cli.serve import free_port, start_stack
+from devtools import webpages
 from devtools.chromium import start_chromium
 
 OUT = Path("docs/screenshots")
-
-
-def _create(base: str, game: str, players: list[dict], options: dict | None = None) -> dict:
-    body = {"game": game, "players": players, **({"options": options} if options else {})}
-    answer = requests.post(f"{base}/v1/games", json=body, timeout=10)
-    answer.raise_for_status()
-    return answer.json()
 
 
 def _play(base: str, made: dict, moves: int, pick=lambda ms: ms[-1]) -> None:
@@ -51,27 +44,23 @@ def _play(base: str, made: dict, moves: int, pick=lambda ms: ms[-1]) -> None:
         requests.post(f"{base}/v1/games/{game_id}/moves", headers=headers, json=body, timeout=10)
 
 
-def _seat(driver, base: str, made: dict) -> None:
-    seat = made["seats"][0]
-    driver.get(base + "/web/app.css")
-    driver.execute_script(
-        "localStorage.setItem(arguments[0], arguments[1])",
-        "keltis.seat." + made["id"],
-        json.dumps({"seat": seat["seat"], "token": seat["token"], "name": seat["name"]}),
-    )
-
-
 def _shoot(driver, url: str, path: Path, width: int, height: int, ready: str) -> None:
-    driver.set_window_size(width, height)
+    phone = width < 600  # a phone's viewport (a window cannot get that narrow)
+    if phone:
+        webpages.phone(driver, width, height)
+    else:
+        webpages.desktop(driver)
+        driver.set_window_size(width, height)
     driver.get(url)
     for _ in range(200):
         if driver.execute_script(ready):
             break
         time.sleep(0.05)
     time.sleep(0.4)
-    if width < 600:  # a phone: the whole page, as one scrolls it
+    if phone:  # the whole page, as one scrolls it
         full = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, min(full + 120, 4000))
+        webpages.phone(driver, width, min(full, 4000))
+        time.sleep(0.2)
     driver.save_screenshot(str(path))
     print(f"saved {path}")
 
@@ -86,21 +75,23 @@ def main() -> None:
         driver = None
         try:
             base = stack.base_url
-            finished = _create(
+            finished = webpages.create(
                 base, "keltis-dice", [{"name": "ann"}, {"name": "bob", "bot": "greedy"}]
             )
             _play(base, finished, 400, pick=lambda ms: ms[0])
-            _create(base, "keltis-card", [{"name": "cara"}, {"open": True}])
-            _create(
+            webpages.create(base, "keltis-card", [{"name": "cara"}, {"open": True}])
+            webpages.create(
                 base,
                 "keltis-card",
                 [{"name": "dan", "bot": "greedy"}, {"name": "eve", "bot": "random"}],
             )
-            card = _create(base, "keltis-card", [{"name": "ann"}, {"name": "rob", "bot": "greedy"}])
+            card = webpages.create(
+                base, "keltis-card", [{"name": "ann"}, {"name": "rob", "bot": "greedy"}]
+            )
             _play(
                 base, card, 24, pick=lambda ms: next((m for m in ms if m["action"] == "lay"), ms[0])
             )
-            dice = _create(
+            dice = webpages.create(
                 base,
                 "keltis-dice",
                 [
@@ -116,9 +107,9 @@ def main() -> None:
             driver = start_chromium()
             lobby_ready = "return document.body.dataset.lists === '1'"
             table_ready = "return !!document.querySelector('[data-testid=status]').dataset.version"
+            webpages.seat(driver, base, card)
+            webpages.seat(driver, base, dice)
             _shoot(driver, base + "/", args.out / "lobby.png", 1280, 800, lobby_ready)
-            _seat(driver, base, card)
-            _seat(driver, base, dice)
             _shoot(
                 driver,
                 f"{base}/play/{card['id']}",

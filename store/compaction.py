@@ -11,6 +11,7 @@ from enum import StrEnum
 import redis
 
 from store import keys, packing
+from store.claim_set import ClaimSet
 from store.codec import text
 from store.eventstore import load_script
 
@@ -25,12 +26,11 @@ class Step(StrEnum):
     MISSING = "missing"  # step 2: no blob, nothing dropped
 
 
-class CompactionStore:
+class CompactionStore(ClaimSet):
     """The two steps of a compaction and the set of games waiting for one."""
 
     def __init__(self, client: redis.Redis):
-        self.client = client
-        self.claim_script = client.register_script(load_script("claim_turns.lua"))
+        super().__init__(client, keys.games_to_compact())
         self.write_script = client.register_script(load_script("pack_write.lua"))
         self.drop_script = client.register_script(load_script("pack_drop.lua"))
 
@@ -72,18 +72,3 @@ class CompactionStore:
     def packed_version(self, game_id: str) -> int | None:
         head = self.client.getrange(keys.packed(game_id), 0, packing.HEAD_BYTES - 1)
         return packing.version_of(head)
-
-    def claim_due(self, until_ms: int, lease_ms: int, now_ms: int, limit: int) -> list[str]:
-        """Up to `limit` games filed at or before `until_ms`, each claimed until
-        `now_ms + lease_ms` (a claim that lapses, its worker dead, makes it due again)."""
-        found = self.claim_script(
-            keys=[keys.games_to_compact()], args=[until_ms, now_ms + lease_ms, limit]
-        )
-        return [text(game_id) for game_id in found]
-
-    def done(self, game_id: str) -> None:
-        """Take a game out of the set waiting for compaction."""
-        self.client.zrem(keys.games_to_compact(), game_id)
-
-    def pending(self) -> list[str]:
-        return [text(g) for g in self.client.zrange(keys.games_to_compact(), 0, -1)]

@@ -1,5 +1,7 @@
 """The append-only event store: one Redis list per game, appended by one Lua script; a
-finished game's list may be compacted into one blob (store.packing), read the same way."""
+finished game's list may be compacted into one blob (store.packing), read the same way, and
+that blob may move on to the archive tier (store.archive): a game Redis holds no log of is
+looked up there, so every read serves an archived game as it served it from Redis."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from gamelog import snapshot
 from gamelog.entries import Entry, decode, encode
 from gamelog.record import GameRecord
 from store import keys, packing
+from store.archive import ArchiveStore, archive_from_env
 from store.codec import text
 
 
@@ -119,8 +122,9 @@ class _Replies:
 class EventStore:
     """Reads and appends the logs of games; never trims a log."""
 
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, archive: ArchiveStore | None = None):
         self.client = client
+        self.archive = archive if archive is not None else archive_from_env()
         self.append_script = client.register_script(load_script("append.lua"))
 
     def load(
@@ -178,11 +182,14 @@ class EventStore:
         if idempotency_field:
             pipe.hget(keys.idempotency(game_id), idempotency_field)
         replies = pipe.execute()
+        packed = replies[3]
+        if packed is None and replies[2] == 0:
+            packed = self.archived(game_id)
         return _Replies(
             raws=replies[0],
             hashes=replies[1],
             length=replies[2],
-            packed=replies[3],
+            packed=packed,
             snapshot=replies[4] if with_snapshot else None,
             prior=replies[-1] if idempotency_field else None,
         )
@@ -193,7 +200,14 @@ class EventStore:
         pipe.lrange(keys.log(game_id), 0, -1)
         pipe.get(keys.packed(game_id))
         raws, blob = pipe.execute()
+        if blob is None and not raws:
+            blob = self.archived(game_id)
         return packing.unpack(blob).entries if blob is not None else list(raws)
+
+    def archived(self, game_id: str) -> bytes | None:
+        """The compacted log of a game Redis holds nothing of, from the archive tier (None:
+        no archive, or the game is not in it)."""
+        return None if self.archive is None else self.archive.blob(game_id)
 
     def length(self, game_id: str) -> int:
         """The current version of a game (0 when it does not exist)."""
@@ -201,6 +215,8 @@ class EventStore:
         pipe.llen(keys.log(game_id))
         pipe.getrange(keys.packed(game_id), 0, packing.HEAD_BYTES - 1)
         length, head = pipe.execute()
+        if not length and not head:
+            head = self.archived(game_id)
         packed = packing.version_of(head)
         return packed if packed is not None else length
 
@@ -208,7 +224,7 @@ class EventStore:
         """The stored token hash of one seat of a game (None: no such seat or game)."""
         found = self.client.hget(keys.tokens(game_id), str(seat))
         if found is None:
-            blob = self.client.get(keys.packed(game_id))
+            blob = self.client.get(keys.packed(game_id)) or self.archived(game_id)
             return packing.unpack(blob).token_hashes.get(seat) if blob is not None else None
         return text(found)
 

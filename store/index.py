@@ -6,8 +6,9 @@ import orjson
 import redis
 
 from gamelog.record import STATUSES, GameRecord
-from store import keys
-from store.cursor import Pager, Position
+from store import archive_listing, keys
+from store.archive import ArchiveStore
+from store.cursor import Position
 
 
 def summary(record: GameRecord) -> dict:
@@ -237,9 +238,10 @@ def list_games(
     game: str | None,
     after: Position | None,
     limit: int,
+    archive: ArchiveStore | None = None,
 ) -> tuple[list[dict], Position | None]:
     """Summaries, newest first, filtered; returns them and the position to go on from (None
-    at the end).
+    at the end). With an `archive`, its games are listed too (store.archive_listing).
 
     The filter picks one sorted set (every game, by status, by game, or by both), so a page
     reads `limit` ids and their summaries however many games are stored. The walk goes by
@@ -249,11 +251,14 @@ def list_games(
     would have been listed had the walk reached it first). A summary that no longer matches
     the filter (its status changed between the two reads) is left out of the page.
     """
-    ids, next_position = Pager(client).page(listing_key(status, game), after, limit)
+    key = listing_key(status, game)
+    ids, _, next_position = archive_listing.page_with_scores(
+        client, archive, key, after, limit, status=status, game=game
+    )
     if not ids:
         return [], next_position
     found = []
-    for item in client.hmget(keys.game_summaries(), ids):
+    for item in archive_listing.read_summaries(client, archive, ids):
         if item is None:
             continue
         data = orjson.loads(item)

@@ -92,6 +92,13 @@ def games_to_compact() -> str:
     return f"{PREFIX}:index:to-compact"
 
 
+def games_to_archive() -> str:
+    """Sorted set of compacted games waiting to move to the archive tier (store.archive),
+    scored by when they were compacted (ms) or, once claimed, until when the claim holds;
+    filed only while KELTIS_ARCHIVE_URL is set (application.archive drains it)."""
+    return f"{PREFIX}:index:to-archive"
+
+
 def stalled_games() -> str:
     """Sorted set of the games whose bot turn failed too often at one version, scored by
     when they stalled (ms); the hash `stalls` holds why."""
@@ -167,6 +174,16 @@ def game_creator(game_id: str) -> str:
     """Hash: who created an API game (its creator token's digest, its account) and the bot
     CPU charged for it (store.budget, store.creators)."""
     return _game(game_id, "creator")
+
+
+def game_analysis(game_id: str) -> str:
+    """Hash: a finished game's analysis (application.analysis): status, job id, result."""
+    return _game(game_id, "analysis")
+
+
+def analysis_job_id(game_id: str) -> str:
+    """RQ job id of the job that analyses a finished game."""
+    return f"analysis-{game_id}"
 
 
 def tournament_cpu(tid: str) -> str:

@@ -10,23 +10,25 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.support.fixtures"]
+pytest_plugins = ["tests.support.fixtures", "tests.support.postgres"]
 
-BROWSER_SKIP = "chromium"  # in the reason of tests/replays/test_html.py's skip
+BROWSER_SKIP = "browser test needs chromium"  # the start of devtools.chromium.missing_reason
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The run's last lines say when the viewer's browser tests were skipped (no Chromium),
-    with the command that installs it, instead of leaving them among the other skips."""
+    """The run's last lines say when browser tests were skipped (chromium or chromedriver
+    missing), with the reason and the install command, instead of leaving them among the
+    other skips."""
     skipped = [
         report
         for report in terminalreporter.stats.get("skipped", [])
-        if BROWSER_SKIP in str(getattr(report, "longrepr", "")).lower()
+        if BROWSER_SKIP in str(getattr(report, "longrepr", ""))
     ]
     if skipped:
+        from devtools.chromium import missing_reason
+
         terminalreporter.write_line(
-            f"{len(skipped)} browser test(s) of the replay viewer were SKIPPED: no Chromium. "
-            "Install it with: sudo apt-get install -y chromium chromium-driver",
+            f"{len(skipped)} browser test(s) were SKIPPED: {missing_reason()}",
             yellow=True,
             bold=True,
         )

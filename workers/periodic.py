@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from store.connection import store_client
 from store.notify import Listener
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,26 @@ class PeriodicThread(threading.Thread):
     def stop(self) -> None:
         self.stopped.set()
         self.wake()
+
+
+class DrainThread(PeriodicThread):
+    """A PeriodicThread whose pass calls `drain()` (one batch, over a store client of
+    `redis_url`) until a batch does nothing or the thread is stopped."""
+
+    def __init__(self, name: str, redis_url: str, every_s: float):
+        super().__init__(name, every_s)
+        self.redis_url = redis_url
+
+    def setup(self) -> None:
+        self.client = store_client(self.redis_url)
+
+    def drain(self) -> int:
+        """One batch; how many items it did."""
+        raise NotImplementedError
+
+    def tick(self) -> None:
+        while self.drain() and not self.stopped.is_set():
+            pass
 
 
 class DoorbellThread(PeriodicThread):

@@ -1,5 +1,5 @@
 """Start an RQ worker for the service's jobs, with the sweep, deadline, webhook, ladder
-settle and log compaction threads beside it."""
+settle, log compaction and (with KELTIS_ARCHIVE_URL) archive threads beside it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from rq import SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
 from application.jobs import queues
+from store.archive import archive_url
 from store.connection import queue_client
+from workers.archive import ArchiveThread
 from workers.arenas import ArenaThread
 from workers.challenges import ChallengeThread
 from workers.compact import CompactThread
@@ -28,6 +30,7 @@ def run_worker(
     webhooks: bool = True,
     settle_every_s: float = 0.25,
     compact_every_s: float = 1.0,
+    archive_every_s: float = 5.0,
     interactive_lanes: int = 1,
 ) -> None:
     """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
@@ -47,7 +50,10 @@ def run_worker(
     settler = SettleThread(redis_url, settle_every_s) if settle_every_s > 0 else None
     compactor = CompactThread(redis_url, compact_every_s) if compact_every_s > 0 else None
     pairer = pairing_thread(redis_url)  # the rated pool's seeks (workers.pairing)
-    threads = [t for t in (sweeper, clocks, callers, settler, compactor, pairer) if t is not None]
+    archiver = ArchiveThread(redis_url, archive_every_s) if archive_url() else None
+    threads = [
+        t for t in (sweeper, clocks, callers, settler, compactor, pairer, archiver) if t is not None
+    ]
     threads.append(ChallengeThread(redis_url))  # challenges, two-board matches
     threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arena_pass)
     if not burst:

@@ -7,11 +7,14 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, request
 
 from api.docs import render_docs
 from api.meta import spec_text
 from api.webclient import swagger
+from api.webclient.assets import PAGE, Versioned
+from api.webclient.compression import compress, matches
+from api.webclient.rules import rules_page
 
 blueprint = Blueprint("webclient", __name__)
 
@@ -20,9 +23,7 @@ ASSETS = {
     "app.css": "text/css",
     "api.js": "text/javascript",
     "arena.js": "text/javascript",
-    "cards.js": "text/javascript",
     "challenges.js": "text/javascript",
-    "dice.js": "text/javascript",
     "docs.js": "text/javascript",
     "dom.js": "text/javascript",
     "lobby.js": "text/javascript",
@@ -34,6 +35,19 @@ ASSETS = {
     "chart.js": "text/javascript",
     "leaderboard.js": "text/javascript",
     "people.css": "text/css",
+    # issue 26: the lobby's rules summary, the icon
+    "bots.js": "text/javascript",
+    "rules.css": "text/css",
+    "gamelines.js": "text/javascript",
+    "favicon.svg": "image/svg+xml",
+    # issue 26, the table: reusable table components (the replay viewer draws with them too)
+    "cardRules.js": "text/javascript",
+    "cardTable.js": "text/javascript",
+    "diceTable.js": "text/javascript",
+    "opponentSteps.js": "text/javascript",
+    "scoreBreakdown.js": "text/javascript",
+    "scoreTable.js": "text/javascript",
+    "tableSpots.js": "text/javascript",
 }
 # Same-origin only: the pages fetch nothing from anywhere else.
 POLICY = (
@@ -42,74 +56,115 @@ POLICY = (
 )
 
 
+RULES = "rules.html"  # made from docs/RULES.md (api.webclient.rules)
 # Files shared with the replay viewer live in the replays package.
 SHARED = {"words.js": "replays"}
+WEB = "/web/"
+DOCS_STATIC = "/docs/static/"
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _read(name: str) -> str:
     package = SHARED.get(name, __package__)
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+def _raw(prefix: str, name: str) -> bytes:
+    if prefix == DOCS_STATIC:
+        return swagger.read(name)
+    return (rules_page() if name == RULES else _read(name)).encode("utf-8")
+
+
+FILES = Versioned(_raw, {WEB: set(ASSETS), DOCS_STATIC: set(swagger.FILES)})
+# A versioned URL (`?v=` its content hash) never changes: browsers keep it for a year.
+FOREVER = "public, max-age=31536000, immutable"
+
 # Swagger UI sets style attributes and uses data: images in its style sheet.
 DOCS_POLICY = POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
-def _answer(name: str, mimetype: str, body=None, policy: str = POLICY) -> Response:
-    response = Response(_read(name) if body is None else body, mimetype=mimetype)
+def _answer(name: str, mimetype: str, policy: str = POLICY, prefix: str = PAGE) -> Response:
+    """A static file with its ETag (304 when the browser has it), compressed by the view's
+    `compress.compressed()`; cached for good under its versioned URL, else revalidated."""
+    etag = FILES.version(prefix, name)
+    if matches(etag):
+        response = Response(status=304)
+    else:
+        response = Response(FILES.body(prefix, name), mimetype=mimetype)
+    response.set_etag(etag)
     response.headers["Content-Security-Policy"] = policy
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Cache-Control"] = "no-cache"
+    versioned = prefix != PAGE and request.args.get("v") == etag
+    response.headers["Cache-Control"] = FOREVER if versioned else "no-cache"
+    response.vary.add("Accept-Encoding")
     return response
 
 
 @blueprint.get("/")
+@compress.compressed()
 def lobby():
     return _answer("lobby.html", "text/html")
 
 
 @blueprint.get("/play/<game_id>")
+@compress.compressed()
 def table(game_id: str):
     return _answer("play.html", "text/html")
 
 
 @blueprint.get("/leaderboard")
+@compress.compressed()
 def leaderboard():
     return _answer("leaderboard.html", "text/html")
 
 
 @blueprint.get("/accounts/<name>")
+@compress.compressed()
 def account_page(name: str):
     return _answer("account.html", "text/html")
 
 
 @blueprint.get("/arenas")
 @blueprint.get("/arenas/<arena_id>")
+@compress.compressed()
 def arena_page(arena_id: str | None = None):
     """The arenas (application.arenas), and one arena's live leaderboard."""
     return _answer("arena.html", "text/html")
 
 
+@blueprint.get("/rules")
+@compress.compressed()
+def rules():
+    """The rules (docs/RULES.md) with an anchor per rule id: /rules#P3."""
+    return _answer(RULES, "text/html")
+
+
 @blueprint.get("/web/<name>")
+@compress.compressed()
 def asset(name: str):
     if name not in ASSETS:
         abort(404)
-    return _answer(name, ASSETS[name])
+    return _answer(name, ASSETS[name], prefix=WEB)
+
+
+@blueprint.get("/favicon.ico")
+def favicon():
+    """For clients that ask without reading the pages' icon link."""
+    return _answer("favicon.svg", "image/svg+xml", prefix=WEB)
 
 
 @blueprint.get("/docs")
+@compress.compressed()
 def docs():
     return _answer("docs.html", "text/html", policy=DOCS_POLICY)
 
 
 @blueprint.get("/docs/static/<name>")
+@compress.compressed()
 def docs_static(name: str):
     if name not in swagger.FILES:
         abort(404)
-    response = _answer(name, swagger.FILES[name], body=swagger.read(name), policy=DOCS_POLICY)
-    response.headers["Cache-Control"] = "public, max-age=86400"
-    return response
+    return _answer(name, swagger.FILES[name], policy=DOCS_POLICY, prefix=DOCS_STATIC)
 
 
 @blueprint.get("/docs/plain")

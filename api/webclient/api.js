@@ -24,6 +24,9 @@ const STATUS_WORDS = {
 // The error as words: the server's message, else what its status means.
 export function errorWords(status, error) {
   const base = STATUS_WORDS[status] || "The service answered " + status;
+  // A message that already says what the status means is not prefixed again.
+  const said = error && error.message && error.message.toLowerCase().startsWith(base.toLowerCase());
+  if (said) return error.message + (error.rule ? " (rule " + error.rule + ")" : "");
   if (error && error.message) return base + ": " + error.message + (error.rule ? " (rule " + error.rule + ")" : "");
   return base + ".";
 }

@@ -4,6 +4,7 @@
 // stream (/v1/me/events), so an answer or a new challenge shows at once.
 import {account, api, ndjsonBatches, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
+import {botInfo, botLabel} from "./bots.js";
 
 const GAME_NAMES = {"keltis-card": "card game", "keltis-dice": "dice game"};
 let following = null;  // the AbortController of the stream followed, and whose key it is
@@ -101,10 +102,10 @@ async function send(opponent) {
 async function botButtons() {
   const answer = await api("GET", "/v1/bots");
   const game = answer.games.find((g) => g.game === $("challenge-game").value);
-  clear($("challenge-bots"), ...(game ? game.bots : []).map((bot) =>
-    el("li", {}, [el("span", {text: bot + " "}),
-      el("button", {type: "button", "data-testid": "challenge-bot", "data-bot": bot, text: "challenge",
-                    on: {click: () => send({bot})}})])));
+  clear($("challenge-bots"), ...(game ? game.bots : []).map(botInfo).map((bot) =>
+    el("li", {}, [el("span", {text: botLabel(bot) + " "}),
+      el("button", {type: "button", "data-testid": "challenge-bot", "data-bot": bot.name, text: "challenge",
+                    "aria-label": "challenge " + botLabel(bot), on: {click: () => send({bot: bot.name})}})])));
 }
 
 // Follow the account's event stream: every challenge line refreshes the lists; an accepted

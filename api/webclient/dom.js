@@ -33,7 +33,7 @@ export function splitCard(card) {
 export function cardChip(card, extra) {
   const {kind, value} = splitCard(card);
   return el("span", {class: "card c-" + kind + (extra ? " " + extra : ""), "data-card": card,
-                     title: cardWords(card), "aria-label": cardWords(card)}, [
+                     role: "img", title: cardWords(card), "aria-label": cardWords(card)}, [
     el("span", {class: "mark", "aria-hidden": "true", text: MARKS[kind] || "?"}),
     el("span", {class: "value", "aria-hidden": "true", text: value === "end" ? "E" : value}),
   ]);
@@ -41,7 +41,7 @@ export function cardChip(card, extra) {
 
 export function colourTag(colour) {
   return el("span", {class: "tag c-" + colour, title: colour}, [
-    el("span", {class: "mark", "aria-hidden": "true", text: MARKS[colour] || ""}), " " + colour]);
+    el("span", {class: "mark", "aria-hidden": "true", text: MARKS[colour] || ""}), el("span", {class: "tag-word", text: " " + colour})]);
 }
 
 export function clear(node, ...children) {

@@ -2,6 +2,8 @@
 import {account, api, listGames, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
 import {mountChallenges} from "./challenges.js";
+import {botLabel, botsByGame, strengthWords} from "./bots.js";
+import {describeGame, distinctLines} from "./gamelines.js";
 
 const GAME_NAMES = {"keltis-card": "cards", "keltis-dice": "dice"};
 let bots = {};
@@ -11,16 +13,28 @@ function showError(message) {
   $("error").hidden = !message;
 }
 
+// The service's bots of a game, each {name, strength, description} (bots.js).
 function botChoices(game) {
-  const names = bots[game] || [];
-  // The service lists its bots; greedy (or the last one listed) is the default opponent.
-  return names;
+  return bots[game] || [];
+}
+
+// Each bot once, with its strength and what it does.
+function showBotHints() {
+  const seen = new Map();
+  for (const list of Object.values(bots)) for (const bot of list) if (!seen.has(bot.name)) seen.set(bot.name, bot);
+  const order = ["easy", "medium", "strong"];
+  const rank = (bot) => { const at = order.indexOf(bot.strength); return at < 0 ? order.length : at; };
+  clear($("bot-hints"), ...[...seen.values()].sort((a, b) => rank(a) - rank(b)).map((bot) => el("li", {"data-bot": bot.name}, [
+    el("b", {text: bot.level ? "level " + bot.level : bot.name}), strengthWords(bot) ? " · " + strengthWords(bot) : "",
+    bot.description ? ": " + bot.description : ""])));
 }
 
 function seatRows() {
   const game = $("game").value;
   const count = Number($("count").value);
-  const names = botChoices(game);
+  const choices = botChoices(game);
+  const names = choices.map((bot) => bot.name);
+  // greedy (or the last one listed) is the default opponent.
   const strongest = names.includes("greedy") ? "greedy" : names[names.length - 1];
   const rows = [];
   for (let seat = 0; seat < count; seat += 1) {
@@ -28,7 +42,7 @@ function seatRows() {
       el("option", {value: "me", text: "me"}),
       el("option", {value: "open", text: "open seat (share the link)"}),
       el("option", {value: "invite", text: "open seat with a join code"}),
-      ...names.map((bot) => el("option", {value: "bot:" + bot, text: bot + " bot"})),
+      ...choices.map((bot) => el("option", {value: "bot:" + bot.name, text: botLabel(bot)})),
     ]);
     select.value = seat === 0 ? "me" : strongest ? "bot:" + strongest : "open";
     rows.push(el("li", {}, [el("label", {for: "seat-" + seat, text: "Seat " + (seat + 1) + " "}), select]));
@@ -42,12 +56,12 @@ function seatRows() {
 function turnClock(game) {
   const seconds = Number($("clock").value);
   if (!seconds) return null;
-  const names = botChoices(game);
+  const names = botChoices(game).map((bot) => bot.name);
   return {move_seconds: seconds, fallback: names.includes("greedy") ? "greedy" : names[0]};
 }
 
 function players() {
-  const me = $("name").value.trim() || "me";
+  const me = $("name").value.trim() || $("name").placeholder || "Guest";
   const count = Number($("count").value);
   const list = [];
   let mine = null;
@@ -115,28 +129,25 @@ function remember(id, game) {
   localStorage.setItem("keltis.mine", JSON.stringify(list.slice(0, 20)));
 }
 
-function describe(g) {
-  const who = g.players.map((p) => p.open ? "open seat" : p.name + (p.bot ? " (bot)" : "")).join(" vs ");
-  return (GAME_NAMES[g.game] || g.game) + ": " + who;
-}
-
-function gameItem(g, status) {
+function gameItem(g, status, text) {
   const play = "/play/" + encodeURIComponent(g.id);
   const links = [el("a", {href: play, text: status === "waiting" ? "join" : status === "finished" ? "final table" : "watch"})];
   if (status === "finished") links.push(" · ", el("a", {href: "/v1/games/" + encodeURIComponent(g.id) + "/replay.html", text: "replay"}));
-  return el("li", {"data-game": g.id}, [el("span", {text: describe(g) + " "}), ...links]);
+  return el("li", {"data-game": g.id}, [el("span", {class: "line", text: text + " "}), ...links]);
 }
 
 async function fillList(status) {
   const box = $("list-" + status);
   let cursor = null;
+  const shown = new Set();  // the lines so far: a repeated one gets its game's id suffix
   const more = el("button", {type: "button", class: "more", text: "more", on: {click: () => page()}});
   const page = async () => {
     try {
       const {games, next} = await listGames({status, limit: "8"}, cursor);
       cursor = next;
       more.remove();
-      box.append(...games.map((g) => gameItem(g, status)));
+      const lines = distinctLines(games.map((g) => describeGame(g)), games, shown);
+      box.append(...games.map((g, i) => gameItem(g, status, lines[i])));
       if (!box.children.length) box.append(el("li", {class: "muted", text: "none right now"}));
       if (next !== null && next !== undefined) box.after(more);
       if (status === "active") tournaments();
@@ -193,9 +204,24 @@ async function myGames() {
       } else showAccountError(problem.message);
     }
   }
-  const items = list.map((g) =>
-    el("li", {}, [el("a", {href: "/play/" + encodeURIComponent(g.id), text: (GAME_NAMES[g.game] || g.game) + " game " + g.id}),
-                  g.turn ? el("span", {class: "notice", text: " your turn"}) : ""]));
+  // Each game's players, status and result (GET /v1/games/{id}, as its seat sees it).
+  const shownGames = list.slice(0, 12);
+  const loaded = await Promise.all(shownGames.map(async (g) => {
+    const seat = seats.get(g.id);
+    try {
+      return await api("GET", "/v1/games/" + encodeURIComponent(g.id), {token: seat ? seat.token : undefined});
+    } catch (_) { return null; }
+  }));
+  const games = shownGames.map((g, i) => loaded[i] || {id: g.id, game: g.game, players: [], status: "gone"});
+  const lines = distinctLines(games.map((g) => {
+    const seat = seats.get(g.id);
+    return describeGame(g, seat ? seat.seat : null);
+  }), games, new Set());
+  const items = games.map((g, i) => el("li", {"data-game": g.id}, [
+    el("a", {href: "/play/" + encodeURIComponent(g.id), class: "line", text: lines[i]}),
+    g.status === "active" && g.seat !== null && g.to_move === g.seat ? el("span", {class: "notice", text: " · your turn"}) : "",
+    g.status === "finished" ? [" · ", el("a", {href: "/v1/games/" + encodeURIComponent(g.id) + "/replay.html", text: "replay"})] : "",
+  ].flat()));
   clear($("my-games"), ...(items.length ? items : [el("li", {class: "muted", text: "none yet"})]));
 }
 
@@ -279,8 +305,9 @@ async function main() {
   $("replace-key").addEventListener("click", replaceKey);
   try {
     const answer = await api("GET", "/v1/bots");
-    bots = Object.fromEntries(answer.games.map((g) => [g.game, g.bots]));
+    bots = botsByGame(answer);
   } catch (problem) { showError(problem.message); }
+  showBotHints();
   seatRows();
   await showAccount();
   await myGames();

@@ -9,7 +9,7 @@ view (`domain.card.view.view`), never the hidden state.
 
 from __future__ import annotations
 
-from domain.card.cards import COLOURS
+from domain.card.cards import COLOURS, NAMES
 from domain.card.scoring import row_points, stone_points
 
 _DECK_DRAW_VALUE = 1.0
@@ -20,10 +20,18 @@ def random_bot(view: dict, legal_moves: list, rng) -> dict:
     return legal_moves[rng.randrange(len(legal_moves))]
 
 
-def _parse(name: str) -> tuple[str, int | None]:
-    """('blue', 7) / ('blue', None) for an end card / ('point', 5)."""
+def _split(name: str) -> tuple[str, int | None]:
     kind, _, value = name.rpartition("-")
     return kind, None if value == "end" else int(value)
+
+
+_PARSED = {name: _split(name) for name in NAMES if name}
+
+
+def _parse(name: str) -> tuple[str, int | None]:
+    """('blue', 7) / ('blue', None) for an end card / ('point', 5)."""
+    found = _PARSED.get(name)
+    return found if found is not None else _split(name)
 
 
 def _last_value(cards: list[str]) -> int | None:

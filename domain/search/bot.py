@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from domain.search.sampling import search
+from domain.search.ismcts import search
 
 
-def _game(view: dict):
+def tree_game(view: dict):
+    """The `domain.search.ismcts.Game` of the view's game."""
     if view["game"] == "keltis-card":
-        from domain.search.card import GAME
+        from domain.search.card_tree import GAME
     else:
-        from domain.search.dice import GAME
+        from domain.search.dice_tree import GAME
     return GAME
 
 
@@ -17,6 +18,6 @@ def mcts_bot(budget):
     """A bot that searches each move within `budget` (domain.search.budget)."""
 
     def bot(view: dict, legal_moves: list, rng) -> dict:
-        return search(_game(view), view, legal_moves, rng, budget)
+        return search(tree_game(view), view, legal_moves, rng, budget)
 
     return bot

@@ -1,5 +1,5 @@
-"""keltis-card for the search: determinizations of a seat's view, candidates, rollouts of
-the greedy bot and an evaluation of where they stop.
+"""keltis-card for the search: determinizations of a seat's view, the greedy bot on a
+search state, and an evaluation of where a rollout stops (`estimate`).
 
 A determinization deals the cards the seat cannot see uniformly at random: the full deck
 minus its own hand, every laid row, every discard pile and the cards others are known to
@@ -9,9 +9,7 @@ hands (after their known cards), the draw pile and, with two players, the remove
 
 from __future__ import annotations
 
-from math import exp
-
-from domain.card.bots import greedy_bot, greedy_scores
+from domain.card.bots import greedy_bot
 from domain.card.cards import (
     CANONICAL_KINDS,
     COLOURS,
@@ -39,9 +37,8 @@ from domain.card.state import (
 )
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
-ROLLOUT_TURNS = 2  # each seat's turns (play and draw) played out before the evaluation
-MARGIN_SCALE = 4.0
-CANDIDATES = 5  # root moves searched
+# Hand-set; least squares on self-play (scripts/fit_card_estimate.py) predicts final scores
+# better (FIT_SHARE 1.05, GROWTH 0.175) but made the search play worse (README).
 FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
 GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
 _POINTS = (*ROW_POINTS, *[10] * 20)
@@ -177,18 +174,6 @@ def estimate(state: CardState, seat: int) -> float:
     return total
 
 
-def rewards(state: CardState) -> list[float]:
-    """Each seat's reward in [0, 1]: its estimated lead over the best other seat, squashed."""
-    players = state.setup.players
-    values = [estimate(state, seat) for seat in range(players)]
-    result = []
-    for seat in range(players):
-        best_other = max(values[s] for s in range(players) if s != seat)
-        margin = values[seat] - best_other
-        result.append(1.0 / (1.0 + exp(-margin / MARGIN_SCALE)))
-    return result
-
-
 _ROWS_CACHE: dict = {}
 
 
@@ -246,29 +231,4 @@ def greedy_move(state: CardState, rng):
     return greedy_bot(greedy_view(state), list(moves), rng)
 
 
-class CardGame:
-    """The `domain.search.sampling.Game` of keltis-card."""
-
-    def candidates(self, view: dict, legal_moves: list) -> list:
-        scores = greedy_scores(view, legal_moves)
-        ranked = sorted(range(len(legal_moves)), key=lambda i: -scores[i])
-        return [legal_moves[i] for i in ranked[:CANDIDATES]]
-
-    def determinize(self, view: dict, rng):
-        return determinize(view, rng), None
-
-    step = staticmethod(step)
-
-    def rollout(self, state, chance, rng) -> list[float]:
-        steps = ROLLOUT_TURNS * state.setup.players * 2
-        for _ in range(steps):
-            if state.step == FINISHED:
-                break
-            if not legal_options(state)[1]:  # a position no game reaches (tests build them)
-                break
-            state = step(state, greedy_move(state, rng))
-        return rewards(state)
-
-
-GAME = CardGame()
-__all__ = ["GAME", "determinize", "estimate", "rewards", "unseen"]
+__all__ = ["determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]

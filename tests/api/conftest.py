@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from tests.api.contract import install_requests_hook
 from tests.store import toy_game
+from tests.support.ports import free_port
 
 
 @pytest.fixture

@@ -257,6 +257,8 @@ def test_stale_expected_version_is_409_with_the_current_version(client, toy, red
     )
     assert stale.status_code == 409
     assert error_of(stale)["current_version"] == version + 1
+    # issue 27: the message says the version and which way the expected one is off
+    assert error_of(stale)["message"] == f"the game has moved on to version {version + 1}"
     by_header = client.post(
         moves, json={"action": "pass"}, headers={**bearer(tokens[1]), "If-Match": f'"{version}"'}
     )

@@ -44,16 +44,20 @@ def test_lobby_shows_an_incoming_challenge_and_accepting_it_seats_the_person(liv
     _wait(browser, lambda: _by_testid(browser, "accept-challenge"), what="the incoming challenge")
     assert rival["name"] in _by_testid(browser, "incoming-challenges")[0].text
     _by_testid(browser, "accept-challenge")[0].click()
-    link = _wait(browser, lambda: _by_testid(browser, "challenge-game-link"), what="the game link")
+    # Read and click the link in one script each: the lobby may redraw its list in between.
+    href = _wait(browser, lambda: browser.execute_script(GAME_LINK + " return a && a.href;"))
     after = requests.get(
         f"{base}/v1/challenges/{made['id']}", headers=_bearer(rival["key"]), timeout=10
     ).json()
     assert after["status"] == "accepted"
-    assert link[0].get_attribute("href").endswith("/play/" + after["game_id"])
-    link[0].click()
+    assert href.endswith("/play/" + after["game_id"])
+    browser.execute_script(GAME_LINK + " a.click();")
     _wait(browser, lambda: f"You play {name}" in _by_testid(browser, "status")[0].text, what="seat")
     _resign(base, after["game_id"], _bearer(key))
     browser.execute_script("localStorage.clear()")
+
+
+GAME_LINK = "const a = document.querySelector('[data-testid=challenge-game-link]');"
 
 
 def test_lobby_challenges_a_built_in_bot_with_one_click(live_stack, browser):

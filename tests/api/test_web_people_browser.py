@@ -12,8 +12,9 @@ import requests
 
 from application.games import GameService
 from application.settle import settle_due
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from tests.support.chromium import chromium_page
+from tests.support.ports import free_port
 from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis

@@ -17,8 +17,8 @@ import requests
 from keltis_client import BotRunner, Client
 from keltis_client.webhook import make_server
 
-from cli.serve import free_port
 from examples.webhook_bot import choose
+from tests.support.ports import free_port
 
 
 def sign_up(base_url: str, name: str, webhook: str, session) -> dict:

@@ -9,11 +9,12 @@ import pytest
 import requests
 
 from application.games import GameService
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from store.arenas import ArenaStore
 from store.clock import now_ms
 from tests.arenas.test_arena_workers import LiveBots
 from tests.support.chromium import start_chromium
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.redis
 

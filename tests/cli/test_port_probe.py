@@ -42,3 +42,16 @@ def test_port_probe_refuses_a_port_something_listens_on():
         listener.listen(1)
         with pytest.raises(RuntimeError, match="is in use"):
             ensure_port_free("127.0.0.1", listener.getsockname()[1])
+
+
+def test_a_port_in_use_names_the_port_option_and_the_make_variable():
+    """Issue 27, item 4: the "in use" error says how to pick another port."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        with pytest.raises(RuntimeError) as refused:
+            ensure_port_free("127.0.0.1", port)
+    message = str(refused.value)
+    assert f"127.0.0.1:{port} is in use" in message
+    assert "--port" in message and "make run PORT=" in message

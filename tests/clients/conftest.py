@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
+from tests.support.ports import free_port
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 import requests
 from keltis_client import credentials
 
-from cli.serve import free_port
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.redis
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,6 +24,7 @@ PHASES = "examples,coverage,fuzzing,stateful"
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 OPERATOR_TOKEN = "kop_contract_run_operator"  # the served app's KELTIS_OPERATOR_TOKEN
+METRICS_TOKEN = "kmt_contract_run_metrics"  # the served app's KELTIS_METRICS_TOKEN
 
 
 @dataclass
@@ -132,6 +133,7 @@ def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1
         "KELTIS_CONTRACT_SEAT_TOKEN": token,
         "KELTIS_CONTRACT_CREATOR_TOKEN": creator,
         "KELTIS_CONTRACT_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "KELTIS_CONTRACT_METRICS_TOKEN": METRICS_TOKEN,
         "KELTIS_CONTRACT_ARENA": open_arena(base_url),
     }
     done = subprocess.run(

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from devtools.reliability.web import WebServer
-from tests.reliability.contract_run import OPERATOR_TOKEN, run_contract
+from tests.reliability.contract_run import METRICS_TOKEN, OPERATOR_TOKEN, run_contract
 
 MAX_EXAMPLES = 2  # per operation and phase: some 500 requests, 1-2 minutes on 2 busy cores
 
@@ -28,6 +28,7 @@ def served(private_redis_server):
         "KELTIS_MAX_EVENTS_WAIT_S": "0.01",
         "KELTIS_STREAM_MAX_S": "0.2",  # a stream answers whole within the request timeout
         "KELTIS_OPERATOR_TOKEN": OPERATOR_TOKEN,  # arenas are opened and closed with it
+        "KELTIS_METRICS_TOKEN": METRICS_TOKEN,  # /metrics answers (401 without the token)
     }
     with WebServer(env, workers=2) as server:
         yield server

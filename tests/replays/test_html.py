@@ -119,7 +119,8 @@ def _check_scores(browser, step: dict) -> None:
 def _check_card_step(browser, step: dict) -> None:
     view = step["view"]
     assert _text(browser, "step-number") == str(step["step"])
-    assert _text(browser, "entry-n") == str(step["n"])
+    # folded away in the verification details: there as text, not shown until opened
+    assert _attr(browser, "entry-n", "textContent") == str(step["n"])
     assert _text(browser, "deck-size") == str(view["deck_size"])
     assert _attr(browser, "stones-table", "data-stones") == " ".join(
         str(s) for s in view["stones_on_table"]
@@ -142,8 +143,9 @@ def _check_dice_step(browser, step: dict) -> None:
     assert _text(browser, "supply") == str(view["supply"])
     for seat in view["seats"]:
         for colour in ("brown", "yellow", "pink", "green", "blue"):
-            field = seat["markers"].get(colour)
-            expected = str(field) if field else "\u2013"  # an en dash
+            field = seat["markers"].get(colour)  # shown by its value, as on the board (W1)
+            values = view["board"]["paths"][colour]["values"]
+            expected = str(values[field - 1]) if field else "\u2013"  # an en dash
             assert _text(browser, f"marker-{seat['seat']}-{colour}") == expected
         assert _text(browser, f"tiles-{seat['seat']}") == str(seat["tiles"])
     _check_scores(browser, step)

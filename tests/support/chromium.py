@@ -1,5 +1,6 @@
-"""Debian's headless Chromium for the browser tests (devtools.chromium): a test skips when
-chromium is absent and fails when chromium is there without its driver."""
+"""Debian's headless Chromium for the browser tests (devtools.chromium): a test skips, saying
+which binary is missing and how to install it, when chromium or its chromedriver is absent
+(the one place that decides it: `skip_unless_browser`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ import pytest
 from devtools import chromium
 
 
+def skip_unless_browser() -> None:
+    """Skip the calling test when chromium or chromedriver is absent, with the reason."""
+    reason = chromium.missing_reason()
+    if reason is not None:
+        pytest.skip(reason)
+
+
 def start_chromium(width: int = 1280, height: int = 1000, performance_log: bool = False):
-    """A WebDriver over Debian's chromium; skips the test when chromium is absent."""
-    if not chromium.CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is absent: apt-get install -y chromium chromium-driver")
-    try:
-        return chromium.start_chromium(width, height, performance_log)
-    except chromium.ChromiumMissing as missing:
-        pytest.fail(str(missing))
+    """A WebDriver over Debian's chromium; skips the test when chromium or its driver is
+    absent."""
+    skip_unless_browser()
+    return chromium.start_chromium(width, height, performance_log)
 
 
 @contextmanager

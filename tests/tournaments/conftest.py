@@ -12,7 +12,7 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from application.jobs import tournament_queue
+from application.jobs import queues, tournament_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,8 +63,11 @@ def start_workers(redis_url):
 
 @pytest.fixture
 def drained_tournament_queue(redis_client):
-    """Empty the tournament queue before a test that counts on its own jobs only."""
-    tournament_queue(redis_client).empty()
+    """Empty every queue a worker serves before a test that counts on its own jobs only:
+    workers serve the bot lanes first, so bot turns left queued by earlier tests on the same
+    Redis (games abandoned mid-play) would hold its workers before the tournament's jobs."""
+    for queue in queues(redis_client):
+        queue.empty()
     return redis_client
 
 

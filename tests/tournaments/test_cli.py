@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from cli.simulate import run_simulation
+from tests.support.ports import free_port
 
 
 def test_in_process_tournament_equals_the_simulator_and_writes_its_exports(tmp_path):

@@ -21,10 +21,11 @@ import requests
 from keltis_client import BotRunner, Client
 from keltis_client.webhook import make_server
 
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from examples import stream_bot
 from replays.verify import verify
 from tests.api.contract import install_requests_hook
+from tests.support.ports import free_port
 from tests.workers.processes import start_worker, stop, wait_for
 
 pytestmark = pytest.mark.redis

@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cli.serve import LocalStack, free_port, start_stack
+from cli.serve import LocalStack, start_stack
 from devtools.environment import overridden
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

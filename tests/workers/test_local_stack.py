@@ -8,8 +8,9 @@ import psutil
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from store.locate import NoRedisConfigured, redis_url_from_env
+from tests.support.ports import free_port
 
 
 def test_the_local_stack_starts_from_nothing_and_stops_without_orphans(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ import pytest
 from domain.card import RULES
 from domain.card.cards import CANONICAL_DECK, COLOURS, STONES, kind_of, name_of
 from domain.errors import IllegalMove, InvalidOptions
+from domain.levels import level_names
 from tests.domain.card.positions import position
 from tests.domain.card.support import chance, play
 
@@ -109,4 +110,4 @@ def test_options_none_known_yet():
     with pytest.raises(InvalidOptions):
         RULES.normalize_options({"variant": "x"})
     assert (RULES.name, RULES.min_players, RULES.max_players) == ("keltis-card", 2, 4)
-    assert set(RULES.bots) == {"random", "greedy", "mcts"}
+    assert set(RULES.bots) == {"random", "greedy", "mcts", *level_names()}  # levels: their recipes

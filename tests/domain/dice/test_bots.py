@@ -9,6 +9,7 @@ import pytest
 from domain.chance import Chance
 from domain.dice import RULES
 from domain.dice.state import ROLL
+from domain.levels import level_names
 from tests.domain.dice.helpers import make_state
 
 
@@ -29,7 +30,7 @@ def duel(seed: int, seats: list[str], board: str = "basic") -> dict:
 
 
 def test_bots_registered():
-    assert set(RULES.bots) == {"random", "greedy", "mcts"}
+    assert set(RULES.bots) == {"random", "greedy", "mcts", *level_names()}  # levels: their recipes
 
 
 def test_greedy_beats_random_in_most_two_player_games():

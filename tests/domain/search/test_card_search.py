@@ -3,6 +3,8 @@ and the rewards of where a rollout stops."""
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +13,8 @@ from domain.card.commands import legal_options
 from domain.card.view import view as view_of
 from domain.registry import get_rules
 from domain.search import card as card_search
+from domain.search.card_tree import GAME as CARD_TREE
+from domain.search.card_tree import margin_of
 from tests.domain.search.test_mcts import random_position
 
 CARD = get_rules("keltis-card")
@@ -29,13 +33,17 @@ def test_greedy_scores_the_lean_view_as_the_full_view(players, seed, steps):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200))
-def test_rewards_are_in_the_unit_interval_and_favour_the_leader(players, seed, steps):
+def test_margins_favour_the_leader_and_rewards_are_in_the_unit_interval(players, seed, steps):
     state = random_position(CARD, players, seed, steps)
-    rewards = card_search.rewards(state)
+    margins = [margin_of(state, seat) for seat in range(players)]
     values = [card_search.estimate(state, seat) for seat in range(players)]
-    assert all(0.0 <= r <= 1.0 for r in rewards)
     leader = max(range(players), key=values.__getitem__)
-    assert rewards[leader] == max(rewards)
+    assert margins[leader] == max(margins) >= 0.0
+    assert sorted(margins)[-2] == -margins[leader]
+    finished = random_position(CARD, players, seed, 2000)
+    for seat in range(players):
+        reward, margin = CARD_TREE.rollout(finished, None, random.Random(0), seat)
+        assert 0.0 <= reward <= 1.0 and margin == margin_of(finished, seat)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

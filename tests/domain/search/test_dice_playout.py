@@ -9,8 +9,9 @@ from domain.chance import Chance
 from domain.dice.bots import greedy_bot
 from domain.dice.scoring import breakdown
 from domain.registry import get_rules
-from domain.search.dice import rewards, state_of
+from domain.search.dice import state_of
 from domain.search.dice_playout import DiceTable, Sim
+from domain.search.dice_tree import GAME as DICE_TREE
 
 DICE = get_rules("keltis-dice")
 
@@ -98,5 +99,5 @@ def test_the_search_ends_a_game_it_leads_and_rewards_the_lead():
     sim = Sim.of(state, DiceTable(random.Random(0)))
     sim.play(move)
     assert sim.stage == "finished"
-    reward = rewards(sim)
-    assert reward[0] > 0.9 and reward[1] < 0.1
+    ahead, behind = DICE_TREE.rollout(sim, None, None, 0), DICE_TREE.rollout(sim, None, None, 1)
+    assert ahead[0] > 0.9 and behind[0] < 0.1 and ahead[1] == -behind[1] > 0

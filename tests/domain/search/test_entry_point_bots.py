@@ -12,6 +12,7 @@ import pytest
 from domain import plugins
 from domain.bots import budgeted
 from domain.chance import Chance
+from domain.levels import level_names
 from domain.playout import play_game
 from domain.registry import get_rules
 from tournaments.errors import InvalidTournament
@@ -83,7 +84,7 @@ def test_an_entry_point_bot_plays_games_and_tournaments(installed):
 
 def test_no_entry_points_no_external_bots():
     plugins.forget()
-    assert set(CARD.bots) == {"random", "greedy", "mcts"}
+    assert set(CARD.bots) == {"random", "greedy", "mcts", *level_names()}  # levels: issue 25
 
 
 def test_a_move_over_the_cpu_budget_is_the_fallback_bots(installed):

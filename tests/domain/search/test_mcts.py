@@ -104,7 +104,7 @@ def test_cards_drawn_from_a_pile_are_known_to_be_in_the_hand():
 def test_same_view_different_hidden_cards_same_move():
     """The bot cannot peek: a world with other hidden cards but the same view gets the same
     move from the same rng and iteration count."""
-    bot = CARD.bots["mcts:i20"]
+    bot = CARD.bots["mcts:i6"]
     checked = 0
     for seed in range(12):
         state = random_position(CARD, 2 + seed % 3, seed, 30 + seed * 7)
@@ -134,7 +134,7 @@ def test_fixed_iterations_are_deterministic():
     state = random_position(CARD, 2, 5, 40)
     seat = state.to_move
     view, legal = CARD.view(state, seat), CARD.legal_moves(state, seat)
-    moves = {str(CARD.bots["mcts:i30"](view, legal, random.Random(9))) for _ in range(3)}
+    moves = {str(CARD.bots["mcts:i8"](view, legal, random.Random(9))) for _ in range(3)}
     assert len(moves) == 1
 
 

@@ -1,0 +1,58 @@
+"""Levels for people (issue 25, item 3): `level:1`..`level:5` are fixed recipes of the
+service's bots, usable wherever a bot name is, costed and reproduced as their recipe."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from application.estimate import move_seconds
+from domain.levels import RECIPES, level_names, level_of, recipe
+from domain.playout import play_game
+from domain.registry import get_rules
+
+GAMES = ["keltis-card", "keltis-dice"]
+
+
+def test_levels_run_from_random_to_the_full_default_search():
+    assert level_names() == ["level:1", "level:2", "level:3", "level:4", "level:5"]
+    assert RECIPES[1] == "random" and RECIPES[4] == "greedy" and RECIPES[5] == "mcts"
+    assert recipe("level:3") == RECIPES[3] and recipe("greedy") == "greedy"
+
+
+@pytest.mark.parametrize("name", ["level:0", "level:6", "level:33", "level3", "Level:3", 3, None])
+def test_other_names_are_not_levels(name):
+    assert level_of(name) is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_level_is_a_bot_name_of_both_games_and_is_listed(game):
+    bots = get_rules(game).bots
+    for name in level_names():
+        assert name in bots
+        assert bots[name] is bots[recipe(name)]
+    assert set(level_names()) <= set(bots)
+    assert "level:6" not in bots
+
+
+def test_a_level_is_reproducible_searching_and_costed_as_its_recipe():
+    bots = get_rules("keltis-card").bots
+    for name in level_names():
+        inner = recipe(name)
+        assert bots.reproducible(name) == bots.reproducible(inner)
+        assert bots.searching(name) == bots.searching(inner)
+        assert not bots.external(name)
+        assert move_seconds(bots, name) == move_seconds(bots, inner)
+    assert bots.reproducible("level:2") and not bots.reproducible("level:5")
+    assert not bots.searching("level:1") and bots.searching("level:3")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_of_levels_plays_exactly_as_the_game_of_their_recipes(game):
+    seed = hashlib.sha256(f"levels-{game}".encode()).digest()
+    rules = get_rules(game)
+    by_level = play_game(rules, ["level:1", "level:3"], seed, 7)
+    by_recipe = play_game(rules, [RECIPES[1], RECIPES[3]], seed, 7)
+    assert by_level.result is not None
+    assert by_level.events == by_recipe.events

@@ -1,0 +1,86 @@
+"""The counters of work done outside the HTTP layer (issue 27 item 1), counted where the work
+happens: a webhook call by outcome, a timeout's lateness after its deadline, a compaction
+by outcome. Read from the process's own registry (application.metrics: no multiprocess
+directory in the test process)."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from prometheus_client import generate_latest
+
+from application import clocks, metrics
+from application.accounts import AccountService
+from application.bots import play_bot_turns
+from application.compaction import compact_due
+from application.games import GameService
+from application.webhooks import FAILED, MOVED, WebhookCaller
+from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from tests.support.metrics_text import samples, value
+
+CARD = "keltis-card"
+DAY = {"move_seconds": 86400, "bank_seconds": 0, "fallback": "random", "max_timeouts": 3}
+SECOND = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 100}
+LOOPBACK = WebhookPolicy(parse_allow(LOOPBACK_ALLOW))
+
+
+def _now() -> dict:
+    return samples(generate_latest(metrics.REGISTRY).decode())
+
+
+def _grown(before: dict, after: dict, name: str, **labels) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+def _webhook_game(redis_client, server) -> tuple[GameService, str]:
+    accounts = AccountService(redis_client, LOOPBACK)
+    created = accounts.sign_up(f"hook{secrets.token_hex(5)}", True, server.url)
+    server.secret = created.webhook_secret
+    service = GameService(redis_client)
+    players = [{"account": created.record.name}, {"bot": "greedy"}]
+    record, _, _ = service.create(CARD, players, {}, clock=DAY)
+    return service, record.game_id
+
+
+def test_webhook_calls_are_counted_by_outcome_with_their_latency(redis_client, webhook):
+    def broken(turn):
+        return 500, {"Content-Type": "text/plain"}, b"down"
+
+    before = _now()
+    service, game_id = _webhook_game(redis_client, webhook())
+    assert WebhookCaller(service, LOOPBACK, timeout_s=30).call(game_id).kind == MOVED
+    service, game_id = _webhook_game(redis_client, webhook(broken))
+    assert WebhookCaller(service, LOOPBACK, timeout_s=30).call(game_id).kind == FAILED
+    after = _now()
+    assert _grown(before, after, "keltis_webhook_calls_total", outcome="ok") == 1
+    assert _grown(before, after, "keltis_webhook_calls_total", outcome="http_status") == 1
+    assert _grown(before, after, "keltis_webhook_call_seconds_count", outcome="ok") == 1
+    assert _grown(before, after, "keltis_webhook_call_seconds_count", outcome="failed") == 1
+
+
+def test_a_timeout_counts_how_late_it_came_after_the_deadline(redis_client):
+    now = {"ms": 1_000_000}
+    service = GameService(redis_client, clock=lambda: now["ms"])
+    record, _, _ = service.create(CARD, [{"name": "ann"}, {"name": "bea"}], {}, clock=SECOND)
+    now["ms"] = record.deadline + 2500  # 2.5 s after the deadline
+    before = _now()
+    assert clocks.time_out(service, record.game_id)
+    after = _now()
+    name = "keltis_clock_lateness_seconds"
+    assert _grown(before, after, f"{name}_count", game=CARD) == 1
+    assert _grown(before, after, f"{name}_sum", game=CARD) == pytest.approx(2.5)
+    assert _grown(before, after, f"{name}_bucket", game=CARD, le="2.5") == 1
+    assert _grown(before, after, f"{name}_bucket", game=CARD, le="1.0") == 0
+
+
+def test_compactions_are_counted_by_outcome(private_redis):
+    service = GameService(private_redis)  # a Redis of its own: only this game is due
+    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"bot": "random"}], {})
+    while not record.finished:
+        play_bot_turns(service, record.game_id, record.version)
+        record, _, _ = service.load(record.game_id)
+    before = _now()
+    assert compact_due(private_redis, after_s=0) == 1
+    after = _now()
+    assert _grown(before, after, "keltis_compactions_total", outcome="compacted") == 1
