@@ -10,12 +10,26 @@ import pytest
 from rq import Worker
 
 from application.tournaments import games_of_job
+from devtools.redis_servers import RedisServer
 from devtools.tallies import recompute_from_logs
 from store import keys
 from store.keys import tournament_game_job_id as game_job_id
 from store.tournaments import TournamentStore
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    """A Redis of this file's own: the workers these tests start serve every queue, so the
+    bot turns and open tournaments that earlier test files leave on the session's shared
+    server (their clocks and ticks still due) would hold them, on a loaded machine for longer
+    than the deadlines here."""
+    server = RedisServer().start()
+    try:
+        yield server.url
+    finally:
+        server.close()
 
 
 def start(client, games: int, seed: str) -> dict:

@@ -24,7 +24,8 @@ from tests.workers.processes import stop
 
 CARD = "keltis-card"
 HOST = "localhost"
-CLOCK = {"move_seconds": 2, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
+# A move clock that a loaded machine cannot run out (the test asserts no turn times out).
+CLOCK = {"move_seconds": 30, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
 
 
 @pytest.fixture(scope="module")
