@@ -13,6 +13,7 @@ MODULES = [
     "bench.cold",
     "bench.inprocess",
     "bench.security",
+    "bench.key_replacement",
     "bench.listing",
     "bench.export",
     "bench.tournament",
