@@ -64,8 +64,8 @@ def test_wake_runs_a_pass_at_once_instead_of_at_the_end_of_the_period():
         assert thread.passes == 0  # idle in its long wait
         started = time.monotonic()
         thread.wake()
-        assert thread.passed.wait(5)
-        assert time.monotonic() - started < 2.0
+        assert thread.passed.wait(15)
+        assert time.monotonic() - started < 10.0  # not LONG_S
         assert thread.passes == 1
     finally:
         stopped(thread)
@@ -95,7 +95,7 @@ def test_stop_ends_the_wait_at_once_runs_no_more_passes_and_tears_down():
     time.sleep(0.1)
     started = time.monotonic()
     stopped(thread)
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 10.0  # not LONG_S
     assert thread.passes == 0
     assert thread.events == ["setup", "teardown"]
 

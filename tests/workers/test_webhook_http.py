@@ -64,7 +64,7 @@ def test_an_answer_without_length_is_cut_past_64_kib():
 def test_a_body_that_drips_past_the_deadline_stops_there():
     def answer(connection):
         connection.sendall(b"HTTP/1.0 200 OK\r\n\r\n{")
-        for _ in range(40):
+        for _ in range(400):  # 20 s of drip
             time.sleep(0.05)
             connection.sendall(b" ")
 
@@ -73,7 +73,7 @@ def test_a_body_that_drips_past_the_deadline_stops_there():
     with pytest.raises(WebhookFailure) as failure:
         post(target(port), b"{}", {}, time.time() + 0.5)
     assert failure.value.reason == "deadline"
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 10.0  # at the 0.5 s deadline, not the drip's end
 
 
 def test_the_call_goes_to_the_checked_address_with_the_urls_host():

@@ -227,8 +227,8 @@ def test_a_webhook_turn_rings_the_doorbell_of_an_idle_webhook_thread(
         service = GameService(redis_client)
         started = time.monotonic()
         record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {})
-        wait_for(lambda: server.turns, 5)
-        assert time.monotonic() - started < 2.0
+        wait_for(lambda: server.turns, 15)
+        assert time.monotonic() - started < 10.0  # woken, not at its 30 s look
         assert server.turns[0]["game"] == record.game_id
     finally:
         thread.stop()
