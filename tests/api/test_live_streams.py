@@ -53,7 +53,7 @@ def test_your_turn_reaches_a_held_stream_after_the_opponents_move(server):
         to_move = answer["to_move"]
     acknowledged = time.monotonic()
     line = next(line for line in lines if line)
-    assert time.monotonic() - acknowledged < 10.0  # woken by the notification, not the 20 s keep-alive
+    assert time.monotonic() - acknowledged < 10.0  # woken, not by the 20 s keep-alive
     assert json.loads(line) == {
         "type": "your_turn",
         "game": created["id"],
