@@ -192,9 +192,10 @@ def compacted(outcome: str) -> None:
     COMPACTIONS.labels(_label(str(outcome))).inc()
 
 
-def archived(outcome: str = "moved", count: int = 1) -> None:
-    """The archive tier handled `count` games with `outcome` ("moved", "verified",
-    "failed"...: a short name from code, never a game id)."""
+def archived(outcome: str, count: int = 1) -> None:
+    """The archive tier handled `count` games with `outcome` (an application.archive.Outcome
+    value, or "skipped" for a game whose log could not be archived: a short name from code,
+    never a game id)."""
     ARCHIVE_GAMES.labels(_label(outcome)).inc(count)
 
 
