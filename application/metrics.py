@@ -37,7 +37,8 @@ REQUEST_SECONDS = Histogram(
 )
 ENTRIES_APPENDED = Counter(
     "keltis_moves_appended",
-    "Log entries appended to games (moves and service events), by game type.",
+    "Log entries appended to games (every entry: creation, joins, moves, bot turns and"
+    " service events), by game type.",
     ["game"],
     registry=REGISTRY,
 )
