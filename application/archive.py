@@ -32,7 +32,7 @@ from enum import StrEnum
 
 import orjson
 
-from application import archive_counts
+from application import metrics
 from gamelog.errors import CorruptLog
 from store import packing
 from store.archive import ArchivedGame, ArchiveStore, archive_from_env, digest
@@ -160,10 +160,10 @@ def archive_due(
             outcome = archive_game(queue, archive, game_id, between)
         except CorruptLog as error:
             log.warning("the archive skips game %s: %s", game_id, error.message)
-            archive_counts.count("skipped")
+            metrics.archived("skipped")
             queue.done(game_id)
             continue
-        archive_counts.count(outcome.value)
+        metrics.archived(outcome.value)
         if outcome is Outcome.LIVE:
             continue  # filed again once its claim lapses
         archived += outcome is Outcome.ARCHIVED

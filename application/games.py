@@ -491,7 +491,6 @@ class GameService:
         )
         result = self.committer.commit(request, after, before)
         if result.ok:
-            metrics.entries_appended(after.game, len(batch))
             self._committed(before, after)
         elif result.status is AppendStatus.CONFLICT and result.version < before.version:
             self.cache.discard(after.game_id)  # the log lost its tail since the load
@@ -500,9 +499,10 @@ class GameService:
     def _committed(
         self, before: GameRecord | None, after: GameRecord, new_hashes: dict | None = None
     ) -> None:
-        """After a successful commit (append, index, notification): cache the new version
-        (with the seats' token hashes) and hand a bot turn that became due to the
-        scheduler."""
+        """After a successful commit (append, index, notification): count its entries,
+        cache the new version (with the seats' token hashes) and hand a bot turn that
+        became due to the scheduler."""
+        metrics.entries_appended(after.game, after.version - (before.version if before else 0))
         known = self.cache.get(after.game_id)
         hashes = dict(known.token_hashes) if known is not None else {}
         self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))

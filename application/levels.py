@@ -1,6 +1,6 @@
 """The levels' calibration (display data): each level's rating on the ladder, measured by
-self-play (`python -m bench levels`), shipped as `levels_calibration.json` beside this
-module, with the strength word people see.
+self-play (`LEVELS_WRITE=1 python -m bench levels`), shipped as `levels_calibration.json`
+beside this module, with the strength word people see.
 
 Reading it has no side effect at import time (the file is read on first use).
 """

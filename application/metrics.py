@@ -37,7 +37,8 @@ REQUEST_SECONDS = Histogram(
 )
 ENTRIES_APPENDED = Counter(
     "keltis_moves_appended",
-    "Log entries appended to games (moves and service events), by game type.",
+    "Log entries appended to games (every entry: creation, joins, moves, bot turns and"
+    " service events), by game type.",
     ["game"],
     registry=REGISTRY,
 )
@@ -192,9 +193,10 @@ def compacted(outcome: str) -> None:
     COMPACTIONS.labels(_label(str(outcome))).inc()
 
 
-def archived(outcome: str = "moved", count: int = 1) -> None:
-    """The archive tier handled `count` games with `outcome` ("moved", "verified",
-    "failed"...: a short name from code, never a game id)."""
+def archived(outcome: str, count: int = 1) -> None:
+    """The archive tier handled `count` games with `outcome` (an application.archive.Outcome
+    value, or "skipped" for a game whose log could not be archived: a short name from code,
+    never a game id)."""
     ARCHIVE_GAMES.labels(_label(outcome)).inc(count)
 
 

@@ -2,11 +2,13 @@
 
 Every pair of levels plays LEVELS_DEALS fixed deals (seeded, the same for every pair) from
 both seats (2 players: each deal twice, seats swapped); the games are rated in a fixed order
-with the ladder's own rating (ladder.fold: openskill Plackett-Luce), and the ratings and the
-games they rest on are written to application/levels_calibration.json (LEVELS_WRITE=0: print
-only). Figures: `level_rating_<game>_<n> mu (sigma, games)`.
+with the ladder's own rating (ladder.fold: openskill Plackett-Luce). Figures:
+`level_rating_<game>_<n> mu (sigma, games)`. Only with LEVELS_WRITE=1 are the ratings and
+the games they rest on written to application/levels_calibration.json (the file the service
+ships); otherwise, as under `make bench`, the figures are printed and the file is left alone.
 
-    LEVELS_DEALS=2 LEVELS_GAMES=keltis-card,keltis-dice python -m bench levels
+    LEVELS_DEALS=2 LEVELS_GAMES=keltis-card,keltis-dice python -m bench levels   # print
+    LEVELS_WRITE=1 LEVELS_DEALS=2 python -m bench levels                         # and write
 
 Level 5 searches for a CPU budget per move (`mcts`), so its strength depends on the
 machine's load only through the CPU time per move, not the wall time.
@@ -30,8 +32,12 @@ from ladder.fold import fold
 
 DEALS = int(os.environ.get("LEVELS_DEALS", "2"))
 GAMES = [g for g in os.environ.get("LEVELS_GAMES", "keltis-card,keltis-dice").split(",") if g]
-WRITE = os.environ.get("LEVELS_WRITE", "1") != "0"
 OPTIONS = {"keltis-card": lambda deal: {}, "keltis-dice": lambda deal: {"board": "basic"}}
+
+
+def write_asked() -> bool:
+    """Whether this run writes the shipped data file (LEVELS_WRITE=1), read when it runs."""
+    return os.environ.get("LEVELS_WRITE", "0") == "1"
 
 
 def deal_seed(game: str, deal: int) -> bytes:
@@ -86,9 +92,10 @@ def calibrate(game: str, deals: int) -> dict:
 
 
 def run() -> None:
-    """Calibrate each game of LEVELS_GAMES; print the figures and write the data file."""
+    """Calibrate each game of LEVELS_GAMES; print the figures, and write the data file
+    when LEVELS_WRITE=1."""
     data = {
-        "command": f"LEVELS_DEALS={DEALS} python -m bench levels",
+        "command": f"LEVELS_WRITE=1 LEVELS_DEALS={DEALS} python -m bench levels",
         "deals": DEALS,
         "recipes": {f"level:{level}": name for level, name in RECIPES.items()},
         "games": {},
@@ -107,7 +114,7 @@ def run() -> None:
                 f"{elapsed:.0f} s for the game type)",
                 flush=True,
             )
-    if WRITE:
+    if write_asked():
         DATA_PATH.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"# wrote {DATA_PATH}", flush=True)
 

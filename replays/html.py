@@ -20,13 +20,13 @@ from domain.game import GameRules
 from replays.bundle import bundle
 from replays.timeline import steps
 
-_MARKERS = re.compile(r"__(TITLE|DATA|WORDS|STYLE|ANALYSIS)__")
+_MARKERS = re.compile(r"__(TITLE|DATA|WORDS|STYLE)__")
 # The web client's files the viewer draws with (the replays package's own: words.js, table.js).
 WEB_CLIENT = Path(__file__).resolve().parents[1] / "api" / "webclient"
 # Panels mounted beside each step: modules of this package that export `mount(replay)`,
-# `replay` being the page's `window.KeltisReplay` (viewer.html). The analysis panel's module
-# is listed here.
-PANELS: tuple[str, ...] = ()
+# `replay` being the page's `window.KeltisReplay` (viewer.html: `data`, `mount`, `name(seat)`,
+# `onStep(fn)`...). The analysis panel (a game's analysis beside each step) is one.
+PANELS: tuple[str, ...] = ("analysis.js",)
 _OWN = frozenset({"words.js", "table.js", *PANELS})
 # Inside the JSON these characters only occur in strings, where \\uXXXX means the same.
 _SCRIPT_ESCAPES = {
@@ -53,9 +53,10 @@ def _source(name: str) -> str:
 def words_script() -> str:
     """The table adapter (replays/table.js) and the PANELS with the modules they import,
     words.js among them, as one plain script; `cardWords`, `moveWords`, `eventWords`,
-    `drawStep` and `PANELS` (their mount functions) are then names of the page's script."""
+    `drawStep`, `fieldNamer` and `PANELS` (their mount functions) are then names of the
+    page's script."""
     names = 'const {cardWords, moveWords, eventWords} = __modules["words.js"];\n'
-    draw = 'const {drawStep} = __modules["table.js"];\n'
+    draw = 'const {drawStep, fieldNamer} = __modules["table.js"];\n'
     panels = f"const PANELS = {json.dumps(list(PANELS))}.map((name) => __modules[name].mount);\n"
     return bundle(["table.js", *PANELS], _source) + "\n" + names + draw + panels
 
@@ -64,12 +65,6 @@ def words_script() -> str:
 def table_style() -> str:
     """The web client's style sheet, so that the steps look like the table."""
     return _source("app.css")
-
-
-@lru_cache(maxsize=1)
-def analysis_script() -> str:
-    """analysis.js (a game's analysis beside each step) as plain script."""
-    return resources.files("replays").joinpath("analysis.js").read_text(encoding="utf-8")
 
 
 def script_json(value) -> str:
@@ -97,7 +92,6 @@ def render_html(replay: dict, rules: GameRules | None = None) -> str:
         "TITLE": html.escape(f"Keltis replay: {header['game']} game {header['game_id']}"),
         "DATA": script_json(viewer_data(replay, rules)),
         "WORDS": words_script(),
-        "ANALYSIS": analysis_script(),
         "STYLE": table_style(),
     }
     return _MARKERS.sub(lambda m: values[m.group(1)], _template())

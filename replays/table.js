@@ -3,7 +3,7 @@
 // as the table draws it, plus what only a replay shows (every hand, the deck, the removed
 // cards). When the table's modules change shape, only this file follows them.
 import {drawCardTable} from "./cardTable.js";
-import {drawDiceTable} from "./diceTable.js";
+import {drawDiceTable, fieldWords} from "./diceTable.js";
 import {cardChip, el} from "./dom.js";
 
 function chips(cards, testid) {
@@ -36,4 +36,11 @@ export function drawStep(game, view, ctx) {
     return [...box.childNodes];
   }
   return null;
+}
+
+// How a step's lines name a dice field, as the board and the tables do ("the field worth -2"):
+// the field namer of words.js eventWords, or undefined (its default) for any other game.
+export function fieldNamer(game, view) {
+  if (game !== "keltis-dice" || !view || !view.board) return undefined;
+  return (colour, number) => fieldWords(view.board, colour, number);
 }

@@ -67,7 +67,6 @@ def test_a_scrape_during_a_game_sees_web_and_worker_counters_move(redis_url):
             base + "/v1/games", json={"game": "keltis-card", "players": players}, timeout=10
         ).json()
         made = _play_until_the_bot_moved(http, base, created, bot_turns=2)
-        game_id, token = created["id"], created["seats"][0]["token"]
 
         def bot_turns_counted():
             found = _scrape(http, base)
@@ -79,7 +78,6 @@ def test_a_scrape_during_a_game_sees_web_and_worker_counters_move(redis_url):
             )
 
         after = wait_for(bot_turns_counted, 30, "the worker's bot turns in /metrics")
-        state = http.get(f"{base}/v1/games/{game_id}", headers=bearer(token), timeout=10).json()
         files = os.listdir(directory)
 
     posts = {"route": "/v1/games/<game_id>/moves", "method": "POST", "status": "200"}
@@ -87,10 +85,10 @@ def test_a_scrape_during_a_game_sees_web_and_worker_counters_move(redis_url):
     assert value(after, name, **posts) - value(before, name, **posts) == made
     created_ = {"route": "/v1/games", "method": "POST", "status": "201"}
     assert value(after, name, **created_) - value(before, name, **created_) == 1
-    # every append of this game: the person's moves (web) and the bot's (worker)
+    # every entry of this game: its creation's and the person's moves (web), the bot's (worker)
     appended = "keltis_moves_appended_total"
     grown = value(after, appended, game="keltis-card") - value(before, appended, game="keltis-card")
-    assert grown >= state["version"] - created["version"] >= made + 2
+    assert grown >= created["version"] + made + 2
     played = "keltis_bot_turns_total"
     assert value(after, played, queue=PERSON_QUEUE) - value(before, played, queue=PERSON_QUEUE) >= 2
     waited = "keltis_bot_turn_wait_seconds_count"

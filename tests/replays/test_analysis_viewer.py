@@ -1,12 +1,13 @@
 """The replay viewer shows a game's analysis beside each step (issue 25, item 4), from the
-replay's `analysis` (replays/analysis.js mounted by viewer.html); a replay without one shows
-no analysis section."""
+replay's `analysis`: replays/analysis.js, a panel of replays.html.PANELS that follows the steps
+through `KeltisReplay.onStep`; a replay without one shows no analysis section."""
 
 from __future__ import annotations
 
 import pytest
 
 from application.analysis import analyse_replay
+from replays import html
 from replays.html import render_html, viewer_data
 from tests.replays.conftest import finished_replay
 from tests.support.chromium import start_chromium
@@ -69,3 +70,20 @@ def test_a_replay_without_analysis_shows_none(browser, tmp_path):
 
     _open(browser, tmp_path, finished_replay("keltis-dice", players=2, seed=3))
     assert browser.find_elements(By.CSS_SELECTOR, '[data-testid="analysis"]') == []
+
+
+def test_the_analysis_panel_is_a_panel_module_mounted_through_the_one_hook(analysed):
+    assert "analysis.js" in html.PANELS
+    page = render_html(analysed)
+    assert '__modules["analysis.js"]' in page
+    assert "mountAnalysis" not in page and "showAnalysis" not in page
+
+
+def test_the_analysis_panel_follows_show_through_on_step(browser, tmp_path, analysed):
+    judged = analysed["analysis"]["decisions"][0]
+    _open(browser, tmp_path, analysed)
+    browser.execute_script("KeltisReplay.show(arguments[0])", judged["step"])
+    assert _text(browser, "analysis-step").startswith(
+        browser.execute_script("return KeltisReplay.name(arguments[0])", judged["seat"])
+        + " played "
+    )

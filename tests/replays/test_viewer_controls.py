@@ -174,3 +174,30 @@ def test_item8_a_panel_module_listed_in_panels_is_mounted_beside_the_step(
         assert _js(browser, f"return {text}") == "step 1"
     finally:
         html.words_script.cache_clear()
+
+
+def test_item6_step_lines_name_dice_fields_by_value_as_the_board_does(browser, tmp_path):
+    from replays.timeline import steps
+
+    replay = _open(browser, tmp_path, "keltis-dice")
+    moved = [
+        (step, event)
+        for step in steps(replay)
+        for event in step["events"]
+        if event["type"] == "marker_moved" and event.get("from")
+    ]
+    assert moved, "the fixed game moves a placed marker"
+    step, event = moved[0]
+    values = step["view"]["board"]["paths"][event["color"]]["values"]
+    _js(browser, "KeltisReplay.show(arguments[0])", step["step"])
+    lines = _js(
+        browser,
+        "return [...document.querySelectorAll('[data-testid=step-events] li')]"
+        ".map((li) => li.textContent)",
+    )
+    expected = (
+        f"from the field worth {values[event['from'] - 1]}"
+        f" to the field worth {values[event['to'] - 1]}."
+    )
+    assert any(expected in line for line in lines), lines
+    assert not any("to field " in line for line in lines), lines

@@ -70,7 +70,7 @@ def test_an_analysis_runs_once_on_a_worker_and_is_cached(
     assert replay["analysis"] == result
     assert verify(replay).ok  # the analysis lies outside the hash chain
     page = client.get(f"/v1/games/{game_id}/replay.html").get_data(as_text=True)
-    assert "mountAnalysis" in page and '"average_loss"' in page
+    assert '__modules["analysis.js"]' in page and '"average_loss"' in page
     lines = client.get(f"/v1/games/export?game={DICE}&limit=50").get_data(as_text=True)
     exported = [json.loads(x) for x in lines.splitlines() if x.strip()]
     mine = [x for x in exported if x.get("replay", {}).get("header", {}).get("game_id") == game_id]

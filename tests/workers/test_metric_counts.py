@@ -84,3 +84,24 @@ def test_compactions_are_counted_by_outcome(private_redis):
     assert compact_due(private_redis, after_s=0) == 1
     after = _now()
     assert _grown(before, after, "keltis_compactions_total", outcome="compacted") == 1
+
+
+def test_every_appended_entry_is_counted_by_game_type(redis_client):
+    """keltis_moves_appended_total{game}: the creation's entries, a join's (it starts the
+    game) and a move's, exactly the game's version; other game types do not move."""
+    dice = "keltis-dice"
+    service = GameService(redis_client)
+    rules = service.rules_for(dice)
+    before = _now()
+    record, tokens, _ = service.create(dice, [{"name": "ann"}, {"open": True}], {}, clock=DAY)
+    created = _now()
+    assert _grown(before, created, "keltis_moves_appended_total", game=dice) == record.version
+    joined, token = service.join(record.game_id, 1, "bob")
+    seat = rules.view(joined.state, 0)["to_move"]
+    move = rules.legal_moves(joined.state, seat)[0]
+    service.play(record.game_id, token if seat == 1 else tokens[0], dict(move), lambda *_: {})
+    after = _now()
+    version = service.load(record.game_id)[0].version
+    assert version > joined.version > record.version
+    assert _grown(before, after, "keltis_moves_appended_total", game=dice) == version
+    assert _grown(before, after, "keltis_moves_appended_total", game=CARD) == 0
