@@ -9,7 +9,6 @@ hands (after their known cards), the draw pile and, with two players, the remove
 
 from __future__ import annotations
 
-from domain.card.bots import greedy_bot
 from domain.card.cards import (
     CANONICAL_KINDS,
     COLOURS,
@@ -18,9 +17,6 @@ from domain.card.cards import (
     POINT_BASE,
     ROWS,
     stones_of,
-)
-from domain.card.commands import (
-    legal_options,
 )
 from domain.card.decide import decide
 from domain.card.evolve import REDUCERS
@@ -35,6 +31,7 @@ from domain.card.state import (
     Setup,
     direction_of,
 )
+from domain.search import card_greedy
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
 # Hand-set; least squares on self-play (scripts/fit_card_estimate.py) predicts final scores
@@ -224,11 +221,9 @@ def greedy_view(state: CardState) -> dict:
 
 
 def greedy_move(state: CardState, rng):
-    """The greedy bot's move for the seat to move (over that seat's view)."""
-    moves = legal_options(state)[1]
-    if len(moves) == 1:
-        return moves[0]
-    return greedy_bot(greedy_view(state), list(moves), rng)
+    """The greedy bot's move for the seat to move: the same move as `greedy_bot` over that
+    seat's view, computed on the compact state (`domain.search.card_greedy`)."""
+    return card_greedy.greedy_move(state, rng)
 
 
 __all__ = ["determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]

@@ -1,16 +1,15 @@
 """keltis-card for the tree search (`domain.search.ismcts.Game`): determinizations of a
 seat's view (`domain.search.card.determinize`), the greedy heuristic's ranking as the
-prior, the greedy bot for the other seats and the rollouts, and `card.estimate` at the end
-of a rollout."""
+prior (`card_greedy`, greedy's scores on the compact state), the greedy bot for the other
+seats and the rollouts, and `card.estimate` at the end of a rollout."""
 
 from __future__ import annotations
 
 from math import exp
 
-from domain.card.bots import greedy_scores
 from domain.card.commands import legal_options, parse
 from domain.card.state import FINISHED
-from domain.search import card
+from domain.search import card, card_greedy
 
 ROLLOUT_TURNS = 2  # each seat's turns (play and draw) played out before the evaluation
 MARGIN_SCALE = 4.0  # points of estimated lead worth about 0.73 of a win
@@ -34,10 +33,10 @@ class CardTree:
         return state.to_move
 
     def ranked(self, state, rng) -> list:
-        moves = legal_options(state)[1]
+        codes, moves = legal_options(state)
         if len(moves) == 1:
             return list(moves)
-        scores = greedy_scores(card.greedy_view(state), moves)
+        scores = card_greedy.greedy_scores(state, codes)
         order = sorted(range(len(moves)), key=lambda i: -scores[i])
         return [moves[i] for i in order]
 

@@ -1,5 +1,5 @@
-"""keltis-card parts of the `mcts` search: the lean view its rollouts give the greedy bot,
-and the rewards of where a rollout stops."""
+"""keltis-card parts of the `mcts` search: the lean view and the compact-state greedy its
+rollouts use, and the rewards of where a rollout stops."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.card.bots import greedy_scores
+from domain.card.bots import greedy_bot, greedy_scores
 from domain.card.commands import legal_options
 from domain.card.view import view as view_of
 from domain.registry import get_rules
 from domain.search import card as card_search
+from domain.search import card_greedy
 from domain.search.card_tree import GAME as CARD_TREE
 from domain.search.card_tree import margin_of
 from tests.domain.search.test_mcts import random_position
@@ -29,6 +30,19 @@ def test_greedy_scores_the_lean_view_as_the_full_view(players, seed, steps):
     moves = list(legal_options(state)[1])
     full = greedy_scores(view_of(state, state.to_move), moves)
     assert greedy_scores(card_search.greedy_view(state), moves) == full
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200), st.integers(0, 2**16))
+def test_compact_greedy_scores_and_plays_as_greedy_over_the_view(players, seed, steps, rng_seed):
+    state = random_position(CARD, players, seed, steps)
+    if state.to_move is None:
+        return
+    codes, moves = legal_options(state)
+    view = view_of(state, state.to_move)
+    assert card_greedy.greedy_scores(state, codes) == greedy_scores(view, list(moves))
+    expected = greedy_bot(view, list(moves), random.Random(rng_seed))
+    assert card_greedy.greedy_move(state, random.Random(rng_seed)) is expected
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
