@@ -34,6 +34,7 @@ def served(private_redis_server):
         yield server
 
 
+@pytest.mark.slow
 def test_schemathesis_with_every_check_finds_no_failure(served, tmp_path):
     run = run_contract(served.url, tmp_path, MAX_EXAMPLES)
     assert run.returncode == 0, run.summary()
