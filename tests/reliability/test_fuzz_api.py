@@ -18,6 +18,7 @@ EXAMPLES_PER_OPERATION = 30
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a CPU-minute or two: over 300 s when 2 cores are shared
 def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(
     private_redis, private_redis_server
 ):
