@@ -23,15 +23,15 @@ worker: install
 	$(BIN)/keltis worker
 
 # The suite runs in TEST_WORKERS parallel processes (pytest-xdist), a test file per process
-# at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores.
+# at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores. Files with
+# a `slow` test are handed out first (tests/conftest.py), not in xdist's order (most tests first).
 TEST_WORKERS ?= 4
 
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15 -m "not serial"
-	# Tests of whole `keltis serve` trees, alone; one of them fails now and then for a cause
-	# not found yet (issue 27's note), so a failure is run again, at most twice.
-	$(BIN)/pytest -m serial --reruns 2
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not serial"
+	# Tests of whole `keltis serve` trees, alone.
+	$(BIN)/pytest -m serial
 
 # axe-core (pinned; tests/api/test_web_pages_quality.py injects it into the pages in Chromium;
 # never served to users). Without npm the accessibility test installs nothing and skips.

@@ -27,6 +27,7 @@ from store.connection import POOL_SIZE_ENV, pool_size
 VAR_DIR = Path("var")
 REQUEST_LOG_FILE = "requests.log"
 URL_FILE_NAME = "redis.url"
+READY_LINE = "Ctrl-C stops everything."  # the last line serve prints once it is up
 # The web server's shape, shared by `keltis serve` (make run) and `python -m bench api`.
 # gevent workers: a request waiting on Redis or long-polling events (`wait=`) holds a
 # greenlet, not a thread, so a few processes serve many connections.
@@ -299,19 +300,40 @@ def serve(host, port, web_workers, connections, bot_workers):
 
     signal.signal(signal.SIGTERM, on_term)
     supervisor = Supervisor(log=lambda line: click.echo(line, err=True))
+    # A Ctrl-C (or SIGTERM) at any moment from here on, start-up included, stops whatever
+    # was started and exits 0: start_stack stops its own processes when interrupted, the
+    # finally below stops a stack that was started.
+    stack = None
     try:
-        stack = start_stack(
-            host,
-            port,
-            web_workers,
-            connections,
-            bot_workers,
-            redis_url,
-            quiet=False,
-            supervisor=supervisor,
-        )
-    except RuntimeError as error:
-        raise click.ClickException(str(error)) from error
+        try:
+            stack = start_stack(
+                host,
+                port,
+                web_workers,
+                connections,
+                bot_workers,
+                redis_url,
+                quiet=False,
+                supervisor=supervisor,
+            )
+        except RuntimeError as error:
+            raise click.ClickException(str(error)) from error
+        _announce(stack, redis_url)
+        while True:
+            stack.supervisor.poll()
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        click.echo("stopping...", err=True)
+    except GaveUp as error:
+        click.echo(f"{error}; stopping", err=True)
+        raise SystemExit(1) from error
+    finally:
+        if stack is not None:
+            stack.stop()
+
+
+def _announce(stack: LocalStack, redis_url: str | None) -> None:
+    """Where the service is and how to try it; its last line (READY_LINE) says it is up."""
     base = stack.base_url
     click.echo(f"Keltis service on {base}   (API docs: {base}/docs)")
     click.echo(f"Redis: {stack.redis_url}" + ("  (data under ./var)" if redis_url is None else ""))
@@ -324,15 +346,4 @@ def serve(host, port, web_workers, connections, bot_workers):
     if redis_url is None and not os.environ.get("KELTIS_OPERATOR_TOKEN"):
         click.echo(f"Operator token (opens arenas): {VAR_DIR / OPERATOR_TOKEN_FILE}")
     click.echo(f"Request log (one JSON line per request): {os.environ[REQUEST_LOG_SETTING]}")
-    click.echo("Ctrl-C stops everything.")
-    try:
-        while True:
-            stack.supervisor.poll()
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        click.echo("stopping...", err=True)
-    except GaveUp as error:
-        click.echo(f"{error}; stopping", err=True)
-        raise SystemExit(1) from error
-    finally:
-        stack.stop()
+    click.echo(READY_LINE)

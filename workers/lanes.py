@@ -55,6 +55,19 @@ class LaneWorker(SimpleWorker):
     def dequeue_timeout(self) -> int:
         return POLL_S
 
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        """rq's dequeue waits again after a wait that timed out, without looking at a stop
+        request (a stopped lane ran on until `InteractiveLane.stop` gave up joining it): here
+        each wait ends within POLL_S (rq's idle limit) and a stopped lane gets None, which
+        ends its work loop. In burst mode (no `timeout`: one look at the queue) rq's own."""
+        if timeout is None:
+            return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+        while not self._stop_requested:
+            result = super().dequeue_job_and_maintain_ttl(timeout, POLL_S)
+            if result is not None:
+                return result
+        return None
+
 
 class InteractiveLane:
     """An interactive-lane worker on `redis_url`'s RQ Redis, run in a daemon thread."""

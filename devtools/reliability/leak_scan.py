@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import orjson
 import redis
 
 from api import presenters
@@ -51,7 +52,10 @@ PUBLIC_CARD_FIELDS = {
     "stone_wished": ("cards",),
     "card_laid": ("card",),
 }
-REPLAY_CHECK_EVERY = 10
+REPLAY_CHECK_EVERY = 10  # turns of the HTTP scan
+# Steps of the in-process scan: each check folds the whole log so far (at 10, a sixth of the
+# scan's time); still some 1,400 (dice) to 2,400 (card) checks over 500 games.
+SCAN_REPLAY_CHECK_EVERY = 40
 
 
 @dataclass
@@ -69,8 +73,17 @@ def _offline_service() -> GameService:
     return GameService(redis.Redis(host="127.0.0.1", port=1))
 
 
+def _json(value) -> str:
+    """`value` as JSON text, fast (orjson: the whole scan takes a quarter less CPU than with
+    json.dumps); what orjson cannot encode (an integer beyond 64 bits) goes through json."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def _names_in(value) -> Iterator[str]:
-    yield from CARD_NAME.findall(json.dumps(value))
+    yield from CARD_NAME.findall(_json(value))
 
 
 class Knowledge:
@@ -112,7 +125,7 @@ class Knowledge:
         self, viewer: int | None, shown, secret: str, extra: frozenset[str] = frozenset()
     ) -> list[str]:
         """What `shown` (one response to `viewer`) tells beyond the viewer's knowledge."""
-        return self.breaches_in_text(viewer, json.dumps(shown), secret, extra)
+        return self.breaches_in_text(viewer, _json(shown), secret, extra)
 
     def breaches_in_text(
         self, viewer: int | None, text: str, secret: str, extra: frozenset[str] = frozenset()
@@ -196,7 +209,7 @@ class GameScan:
             for shown in responses:
                 self.report.responses += 1
                 self._leak(self.knowledge.breaches(viewer, shown, secret))
-        if self.report.steps % REPLAY_CHECK_EVERY == 0:
+        if self.report.steps % SCAN_REPLAY_CHECK_EVERY == 0:
             self._check_live_replay()
 
     def _try_illegal(self, record) -> None:

@@ -16,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from cli.serve import keltis_command
+from cli.serve import READY_LINE, keltis_command
 from cli.supervise import GaveUp, Supervisor
 from tests.support.ports import free_port
 from tests.workers.processes import wait_for
@@ -72,13 +72,17 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture
 def served(tmp_path):
-    """A running `keltis serve` on a free port in tmp_path: (process, base URL, log)."""
+    """A running `keltis serve` on a free port in tmp_path, its start-up over (its last
+    start-up line printed, not just /healthz answering: serve polls /healthz on its own
+    and a signal or a kill before it has seen the answer lands in its start-up):
+    (process, base URL, log)."""
     port, log = free_port(), tmp_path / "serve.log"
     process = _serve(tmp_path, port, log)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for(lambda: _healthy(base) or process.poll() is not None, 60)
+        wait_for(lambda: READY_LINE in log.read_text() or process.poll() is not None, 60)
         assert process.poll() is None, log.read_text()
+        assert _healthy(base), log.read_text()
         yield process, base, log
     finally:
         if process.poll() is None:
@@ -169,12 +173,38 @@ def test_ctrl_c_prints_no_traceback(served):
     own) and serve stops them with SIGTERM: gunicorn's gevent workers print no
     `SystemExit: 0` tracebacks that look like a crash."""
     process, _, log = served
-    wait_for(lambda: "Ctrl-C stops everything" in log.read_text(), 30, log.read_text)
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(30) == 0
     output = log.read_text()
     assert "stopping..." in output
     assert "Traceback" not in output and "SystemExit" not in output, output
+
+
+def test_ctrl_c_during_start_up_stops_what_was_started_and_exits_0(tmp_path):
+    """Issue 27: a Ctrl-C while serve is still starting (its Redis up, its children
+    starting, /healthz not answered yet) stops what it started, like a later one: no
+    `Aborted!`, exit status 0, the local Redis stopped, var/redis.url gone."""
+    log = tmp_path / "serve.log"
+    process = _serve(tmp_path, free_port(), log)
+    url_file = tmp_path / "var" / "redis.url"
+
+    def started_redis():  # redis.url is written once the local Redis answers
+        return url_file.exists() and url_file.read_text().endswith("\n")
+
+    try:
+        wait_for(lambda: started_redis() or process.poll() is not None, 60, log.read_text)
+        server = psutil.Process(_redis_pid(tmp_path))
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(30) == 0, log.read_text()
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    output = log.read_text()
+    assert "stopping..." in output and "Aborted" not in output, output
+    assert READY_LINE not in output, output  # the signal did land in the start-up
+    wait_for(lambda: not _alive(server.pid), 15)
+    assert not url_file.exists()
 
 
 def test_ctrl_c_stops_the_local_redis_even_with_another_client_connected(served, tmp_path):

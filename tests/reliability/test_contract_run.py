@@ -34,6 +34,8 @@ def served(private_redis_server):
         yield server
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # st and gunicorn: over 300 s when 2 cores are shared
 def test_schemathesis_with_every_check_finds_no_failure(served, tmp_path):
     run = run_contract(served.url, tmp_path, MAX_EXAMPLES)
     assert run.returncode == 0, run.summary()

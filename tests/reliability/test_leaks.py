@@ -20,6 +20,7 @@ GAMES_PER_KIND = int(os.environ.get("KELTIS_LEAK_GAMES", "500"))
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # 2-3 CPU-minutes of scan: over 300 s when 2 cores are shared
 @pytest.mark.parametrize("game", ["keltis-card", "keltis-dice"])
 def test_R2_no_viewer_ever_sees_what_it_may_not_know(game):
     report = scan_games_parallel(game, GAMES_PER_KIND)

@@ -13,6 +13,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from application.jobs import queues, tournament_queue
+from tests.tournaments.open_stack import http, web, webhook_account, workers  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,6 @@ event stream."""
 from __future__ import annotations
 
 import concurrent.futures
-import io
 import itertools
 import json
 import os
@@ -14,84 +13,22 @@ import secrets
 import signal
 import threading
 import time
-import zipfile
 
 import pytest
 import requests
 from keltis_client import BotRunner, Client
-from keltis_client.webhook import make_server
 
-from cli.serve import start_stack
 from examples import stream_bot
 from replays.verify import verify
-from tests.api.contract import install_requests_hook
-from tests.support.ports import free_port
-from tests.workers.processes import start_worker, stop, wait_for
+from tests.tournaments.open_stack import archived, bearer, follow, summed
+from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(scope="module")
-def web(redis_url):
-    """gunicorn on the test Redis, with no worker of its own (each test starts its own) and
-    no sign-up quota (these tests sign up a dozen accounts from one address)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KELTIS_QUOTAS", "off")
-        stack = start_stack(
-            port=free_port(), web_workers=1, connections=50, redis_url=redis_url, bot_workers=0
-        )
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-def http():
-    session = requests.Session()
-    install_requests_hook(session)
-    yield session
-    session.close()
-
-
-@pytest.fixture
-def workers(redis_url):
-    started = []
-
-    def start(*options: str):
-        process = start_worker(redis_url, "--sweep-every", "0.5", *options)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            stop(process)
-
-
-@pytest.fixture
-def webhook_account(web, http):
-    """A bot account whose webhook is the kit's server on a free loopback port."""
-    port = free_port()
-    name = f"hook{secrets.token_hex(4)}"
-    account = Client(web.base_url, session=http).sign_up(
-        name, webhook=f"http://127.0.0.1:{port}/move"
-    )
-    server = make_server(account["webhook_secret"], stream_bot.choose, port=port)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield name
-    server.shutdown()
-    server.server_close()
 
 
 def stream_account(base: str) -> tuple[str, str]:
     name = f"pull{secrets.token_hex(4)}"
     return name, Client(base).sign_up(name)["key"]
-
-
-def follow(http, base: str, tid: str, seconds: float) -> dict:
-    return wait_for(
-        lambda: (t := http.get(f"{base}/v1/tournaments/{tid}").json())["status"] != "running" and t,
-        seconds,
-    )
 
 
 def play_stream_bot(base: str, key: str, stop_flag: threading.Event) -> None:
@@ -101,6 +38,7 @@ def play_stream_bot(base: str, key: str, stop_flag: threading.Event) -> None:
     runner.run()
 
 
+@pytest.mark.slow
 def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_finishes(
     web, http, workers, webhook_account
 ):
@@ -183,6 +121,7 @@ def _read_stream(base: str, tid: str, lines: list[dict]) -> None:
                 lines.append(json.loads(raw))
 
 
+@pytest.mark.slow
 def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tournament(
     web, http, workers, webhook_account, redis_client
 ):
@@ -267,9 +206,9 @@ def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled
     tid = created["id"]
     running = http.get(f"{base}/v1/tournaments/{tid}").json()
     assert running["progress"]["running"] == 1 and running["progress"]["waiting"] == 3
-    refused = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer("kt_forged"))
+    refused = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=bearer("kt_forged"))
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_organiser"
-    cancelled = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer(created["token"]))
+    cancelled = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=bearer(created["token"]))
     assert cancelled.status_code == 200, cancelled.text
     summary = cancelled.json()
     assert summary["status"] == "cancelled" and summary["seed"] is None
@@ -284,7 +223,7 @@ def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled
     game = http.get(f"{base}/v1/games/{tid}-g0").json()
     assert game["status"] == "cancelled" and game["result"]["winners"] == []
     assert http.get(f"{base}/v1/games/{tid}-g1").status_code == 404  # never started
-    again = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=_bearer(created["token"]))
+    again = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=bearer(created["token"]))
     assert again.status_code == 409
     replay = http.get(f"{base}/v1/games/{tid}-g0/replay")
     assert replay.status_code == 200
@@ -314,10 +253,6 @@ def test_only_bot_accounts_enter_and_duplicate_refuses_accounts(web, http):
         assert answer.json()["error"]["code"] == code
 
 
-def _bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, webhook_account):
     from click.testing import CliRunner
 
@@ -334,50 +269,6 @@ def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, web
     assert [row["games"] for row in document["standings"]] == [2, 2]
     local = CliRunner().invoke(cli, ["tournament", "--bots", entries, "--games", "2"])
     assert local.exit_code == 2 and "--server" in local.output
-
-
-def test_a_tournament_of_mcts_is_played_turn_by_turn_and_holds_no_worker_for_a_game(
-    web, http, workers
-):
-    """Issue 14, item 3: with one worker playing a tournament of the search bot, a person's
-    game against greedy still gets each bot reply within about one search's budget."""
-    base = web.base_url
-    workers()
-    body = {"game": "keltis-dice", "bots": ["mcts", "greedy"], "games": 2, "concurrency": 2}
-    answer = http.post(f"{base}/v1/tournaments", json=body)
-    assert answer.status_code == 202, answer.text
-    tid = answer.json()["id"]
-    wait_for(lambda: http.get(f"{base}/v1/tournaments/{tid}").json()["progress"]["running"], 30)
-    players = [{"name": "pat"}, {"bot": "greedy"}]
-    created = http.post(f"{base}/v1/games", json={"game": "keltis-card", "players": players})
-    game_id, token = created.json()["id"], created.json()["seats"][0]["token"]
-    replies = []
-    for _ in range(5):  # five person moves, each answered by greedy on the busy worker
-        game = http.get(f"{base}/v1/games/{game_id}", headers=_bearer(token)).json()
-        while game["to_move"] == 0:
-            moves = http.get(f"{base}/v1/games/{game_id}/moves", headers=_bearer(token)).json()
-            move = http.post(
-                f"{base}/v1/games/{game_id}/moves", json=moves["moves"][0], headers=_bearer(token)
-            ).json()
-            game = {"to_move": move["to_move"], "version": move["version"]}
-        begun = time.monotonic()
-        while game["to_move"] != 0:
-            http.get(
-                f"{base}/v1/games/{game_id}/events?after={game['version']}&wait=10",
-                headers=_bearer(token),
-            )
-            game = http.get(f"{base}/v1/games/{game_id}", headers=_bearer(token)).json()
-        replies.append(time.monotonic() - begun)
-    running = http.get(f"{base}/v1/tournaments/{tid}").json()
-    assert running["status"] == "running", "the tournament ended before the person's game"
-    assert max(replies) < 3.0, replies  # a game job of mcts games would hold it much longer
-    finished = follow(http, base, tid, 240)
-    assert finished["status"] == "finished"
-    assert finished["progress"]["finished"] == 2
-    for gid in (f"{tid}-g0", f"{tid}-g1"):
-        created_event = http.get(f"{base}/v1/games/{gid}/events").json()["events"][0]["event"]
-        assert created_event["tournament"]["open"] is True  # played turn by turn
-        assert verify(http.get(f"{base}/v1/games/{gid}/replay").json()).ok
 
 
 def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, workers):
@@ -403,27 +294,6 @@ def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, w
     export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
     assert all(o["ended"] == "forfeit" and o["scores"] == [None, None] for o in export["outcomes"])
     wait_for(lambda: _ladder_games(http, base, idle) == 2, 30)
-
-
-def _summed(http, base: str, game_id: str) -> list:
-    first = http.get(f"{base}/v1/games/{game_id}").json()
-    second = http.get(f"{base}/v1/games/{game_id}-b2").json()
-    assert first["options"]["board"] == "basic" and second["options"]["board"] == "advanced"
-    assert first["status"] == second["status"] == "finished"
-    assert first["rated"] is False and second["rated"] is False
-    assert [p["name"] for p in first["players"]] == [p["name"] for p in second["players"]]
-    return [
-        a + b for a, b in zip(first["result"]["scores"], second["result"]["scores"], strict=True)
-    ]
-
-
-def _archived(http, base: str, tid: str) -> list[str]:
-    assert http.post(f"{base}/v1/tournaments/{tid}/archive").status_code in (200, 202)
-    answer = wait_for(
-        lambda: (r := http.get(f"{base}/v1/tournaments/{tid}/archive")).status_code == 200 and r,
-        60,
-    )
-    return sorted(zipfile.ZipFile(io.BytesIO(answer.content)).namelist())
 
 
 def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(
@@ -453,40 +323,11 @@ def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(
     for outcome in export["outcomes"]:
         game_id = outcome["game_id"]
         assert outcome["game_ids"] == [game_id, f"{game_id}-b2"]
-        assert outcome["scores"] == _summed(http, base, game_id)
+        assert outcome["scores"] == summed(http, base, game_id)
         first = http.get(f"{base}/v1/games/{game_id}/events").json()["events"]
         second = http.get(f"{base}/v1/games/{game_id}-b2/events").json()["events"]
         assert first[-1]["at"] <= second[0]["at"]  # the second board once the first is over
     # one ladder entry per match: the account's rated games are the tournament's matches
     wait_for(lambda: _ladder_games(http, base, webhook_account, "keltis-dice") == 2, 30)
-    names = _archived(http, base, tid)
+    names = archived(http, base, tid)
     assert names == sorted(f"{g}{b}.replay.json" for g in final["game_ids"] for b in ("", "-b2"))
-
-
-def test_a_two_boards_tournament_of_mcts_is_played_turn_by_turn(web, http, workers):
-    """Issue 24, item 4: a searching bot's two_boards tournament is played turn by turn;
-    every match plays both boards and the archive holds both games."""
-    base = web.base_url
-    workers()
-    body = {
-        "game": "keltis-dice",
-        "bots": ["mcts:i5", "greedy"],
-        "games": 2,
-        "concurrency": 2,
-        "match": "two_boards",
-    }
-    answer = http.post(f"{base}/v1/tournaments", json=body)
-    assert answer.status_code == 202, answer.text
-    tid = answer.json()["id"]
-    finished = follow(http, base, tid, 120)
-    assert finished["status"] == "finished", finished["progress"]
-    assert finished["progress"]["finished"] == 2
-    export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
-    for outcome in export["outcomes"]:
-        assert outcome["scores"] == _summed(http, base, outcome["game_id"])
-        for gid in outcome["game_ids"]:
-            created_event = http.get(f"{base}/v1/games/{gid}/events").json()["events"][0]
-            assert created_event["event"]["tournament"]["open"] is True  # turn by turn
-            assert verify(http.get(f"{base}/v1/games/{gid}/replay").json()).ok
-    names = _archived(http, base, tid)
-    assert names == sorted(f"{g}{b}.replay.json" for g in finished["game_ids"] for b in ("", "-b2"))

@@ -40,6 +40,7 @@ def analysis_worker(redis_url, empty_queues):
     stop(process)
 
 
+@pytest.mark.slow
 def test_an_analysis_runs_once_on_a_worker_and_is_cached(
     client, finished_game, analysis_worker, quiet_service
 ):

@@ -174,6 +174,7 @@ def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, r
     assert last_error(redis_client, name.lower())["reason"] == "not_allowed"
 
 
+@pytest.mark.slow
 def test_a_webhook_account_joining_a_game_without_a_clock_gives_it_one_and_it_verifies(
     redis_client, redis_url, webhook
 ):
