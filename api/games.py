@@ -11,6 +11,7 @@ from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
+from api.move_body import move_command
 from application import clocks, credentials, history, long_polls, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
@@ -129,7 +130,7 @@ def get_moves(game_id: str):
 @blueprint.post("/<game_id>/moves")
 def post_move(game_id: str):
     token = bearer_token()
-    command = json_body(schemas.use(schemas.MoveSchema))
+    command = move_command()
     expected = command.pop("expected_version", None)
     if expected is None:
         expected = _if_match_version()
