@@ -123,9 +123,8 @@ def get_moves(game_id: str):
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
     # LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)
-    return jsonify(
-        {"version": record.version, "seat": seat, "moves": presenters.legal_moves(record, seat)}
-    )
+    moves = presenters.legal_moves(record, seat)
+    return json_response({"version": record.version, "seat": seat, "moves": moves}, 200, [])
 
 
 @blueprint.post("/<game_id>/moves")
