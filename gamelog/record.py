@@ -97,7 +97,7 @@ class GameRecord:
         """Ended by its creator's or its tournament's cancellation: no result counts."""
         return self.ended_early == ENDED_CANCELLED
 
-    @property
+    @cached_property  # asked for many times per move (index, notices, answer)
     def to_move(self) -> int | None:
         if self.state is None or self.ended_early:
             return None
