@@ -78,7 +78,7 @@ class Batch:
 def execute(client: redis.Redis, commands: Sequence[Command], raise_on_error: bool = True) -> list:
     """Send `commands` to a standalone Redis in one write and read their replies."""
     pool = client.connection_pool
-    connection = pool.get_connection()
+    connection = _checkout(pool)
     try:
         replies = connection.retry.call_with_retry(
             lambda: _exchange(connection, commands), lambda _error: connection.disconnect()
@@ -98,6 +98,13 @@ def execute(client: redis.Redis, commands: Sequence[Command], raise_on_error: bo
         if callback is not None:
             replies[index] = callback(reply)
     return replies
+
+
+def _checkout(pool):
+    """`pool.get_connection()`, the pool's own checkout and checks, without the wrapper
+    redis-py puts around it to warn about deprecated arguments (none are passed here)."""
+    undecorated = getattr(type(pool).get_connection, "__wrapped__", None)
+    return pool.get_connection() if undecorated is None else undecorated(pool)
 
 
 def _packed(connection, commands: Sequence[Command]) -> list[bytes]:
