@@ -16,8 +16,8 @@ MAX_TOKEN_CHARS = 200
 
 def bearer_token() -> str | None:
     """The token of `Authorization: Bearer <token>`, None without the header."""
-    header = request.headers.get("Authorization")
-    if header is None:
+    header = request.environ.get("HTTP_AUTHORIZATION")  # request.headers.get, without its
+    if header is None:  # KeyError raised and caught when the header is missing
         return None
     scheme, _, token = header.partition(" ")
     token = token.strip()
@@ -35,13 +35,14 @@ def account_of(store, key: str | None):
 
 
 SEAT_HEADER = "X-Keltis-Seat"
+SEAT_ENVIRON = "HTTP_X_KELTIS_SEAT"
 SEAT_VALUE = re.compile(r"[0-9]{1,2}", re.ASCII)
 
 
 def seat_header() -> int | None:
     """The seat asked for with `X-Keltis-Seat` (an account holding several seats of one
     game picks one with it), None without the header; 422 when it is not a seat number."""
-    value = request.headers.get(SEAT_HEADER)
+    value = request.environ.get(SEAT_ENVIRON)  # as request.headers.get(SEAT_HEADER), cheaper
     if value is None:
         return None
     if not SEAT_VALUE.fullmatch(value.strip()):

@@ -35,9 +35,13 @@ def _caching(response: Response) -> Response:
 def _vary_on_authorization(response: Response) -> None:
     """Add `Authorization` to the Vary header (as `response.vary.add` does, without parsing
     the header into a set on every answer of a seat: a move's hot path)."""
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = "Authorization"
+    headers = response.headers
+    # headers.get("Vary") raises and catches a KeyError when there is none (the usual case)
+    vary = next((value for name, value in headers.items() if name.lower() == "vary"), None)
+    if vary is None:
+        headers.add("Vary", "Authorization")
+    elif not vary:
+        headers["Vary"] = "Authorization"
     elif "authorization" not in {name.strip().lower() for name in vary.split(",")}:
         response.headers["Vary"] = f"{vary}, Authorization"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response
+from flask import Response, current_app
 from flask.json.provider import DefaultJSONProvider
 
 OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -33,3 +33,17 @@ class OrjsonProvider(DefaultJSONProvider):
             return super().response(obj)
         body = orjson.dumps(obj, default=self.default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
         return self._app.response_class(body, mimetype=self.mimetype)
+
+
+def json_response(obj: Any, status: int, headers: list[tuple[str, str]]) -> Response:
+    """`jsonify(obj)` with its status and headers given at once (a move's answer): the
+    same body and headers, without setting each header afterwards (each a scan of the
+    headers). In debug mode, jsonify's own indented output."""
+    app = current_app._get_current_object()
+    if app.debug:
+        response = app.json.response(obj)
+        response.status_code = status
+        response.headers.extend(headers)
+        return response
+    body = orjson.dumps(obj, default=app.json.default, option=OPTIONS | orjson.OPT_APPEND_NEWLINE)
+    return app.response_class(body, status, headers, mimetype=app.json.mimetype)

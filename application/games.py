@@ -40,7 +40,7 @@ from application.errors import (
     VersionConflict,
 )
 from domain.bots import fallback_problem
-from domain.chance import SEED_BYTES, Chance
+from domain.chance import SEED_BYTES, Chance, chance_of
 from domain.errors import KeltisError
 from domain.registry import game_names, get_rules
 from gamelog import events as log_events
@@ -459,7 +459,7 @@ class GameService:
             raise SeatForfeited(f"seat {actor.seat} forfeited: its fallback bot plays for it")
         if expected_version is not None and expected_version != record.version:
             raise VersionConflict.stale(expected_version, record.version)
-        chance = Chance.from_hex(record.seed_hex)
+        chance = chance_of(record.seed_hex)
         events = record.rules.decide(record.state, actor.seat, command, chance)
         batch = make_batch(record.version + 1, events, self.clock(), actor.seat, dict(command))
         return batch, fold_entries(record, record.game_id, batch)

@@ -145,9 +145,17 @@ def _series_of(route: str | None, method: str, status: int) -> tuple:
     return REQUESTS.labels(route, method, str(status)), REQUEST_SECONDS.labels(route, method)
 
 
+# The counter child of each game type seen (bounded as game types are): a move costs no
+# label lookup.
+_appended_series: dict[str, object] = {}
+
+
 def entries_appended(game: str, count: int) -> None:
     """`count` entries appended to a game of type `game`."""
-    ENTRIES_APPENDED.labels(_label(game)).inc(count)
+    series = _appended_series.get(game)
+    if series is None:
+        series = _appended_series[game] = ENTRIES_APPENDED.labels(_label(game))
+    series.inc(count)
 
 
 def stream_opened(kind: str):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from functools import lru_cache
 
 SEED_BYTES = 32
 _U64 = 1 << 64
@@ -130,3 +131,11 @@ class Chance:
             block += 1
         del result[count:]
         return result
+
+
+@lru_cache(maxsize=1024)
+def chance_of(seed_hex: str) -> Chance:
+    """`Chance.from_hex`, kept for the seeds of the games played lately: a Chance never
+    changes once made (its streams copy its hash states), and a move would otherwise hash
+    its game's seed into the HMAC pads again."""
+    return Chance.from_hex(seed_hex)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cache, cached_property
 from typing import Any
@@ -97,7 +97,7 @@ class GameRecord:
         """Ended by its creator's or its tournament's cancellation: no result counts."""
         return self.ended_early == ENDED_CANCELLED
 
-    @property
+    @cached_property  # asked for many times per move (index, notices, answer)
     def to_move(self) -> int | None:
         if self.state is None or self.ended_early:
             return None
@@ -186,11 +186,23 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
         else:
             if entry.cmd is not None and entry.by is not None and record.clock:
                 record = _spend_bank(record, entry.by, entry.at)
-            record = replace(record, state=record.rules.evolve(record.state, event))
+            record = _moved(record, record.rules.evolve(record.state, event), entry)
+            continue
         record = replace(record, version=entry.n, updated_at=entry.at)
     if opening:
         record = _start(record, opening)
     return record
+
+
+def _moved(record: GameRecord, state: Any, entry: Entry) -> GameRecord:
+    """`replace(record, state=state, version=entry.n, updated_at=entry.at)`, the fold's
+    step for every move, made without replace's field-by-field __init__ call: the record's
+    fields copied as they are (its cached properties left out), three of them changed."""
+    values = {name: record.__dict__[name] for name in _FIELDS}
+    values["state"], values["version"], values["updated_at"] = state, entry.n, entry.at
+    moved = object.__new__(type(record))
+    moved.__dict__.update(values)
+    return moved
 
 
 def _spend_bank(record: GameRecord, seat: int, at: int) -> GameRecord:
@@ -241,3 +253,6 @@ def _clocked(record: GameRecord, clock: dict) -> GameRecord:
 
 def _start(record: GameRecord, opening: list[dict]) -> GameRecord:
     return replace(record, state=record.rules.fold(opening))
+
+
+_FIELDS = tuple(item.name for item in fields(GameRecord))

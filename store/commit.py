@@ -15,6 +15,7 @@ from redis.exceptions import NoScriptError
 from gamelog.record import GameRecord
 from store import index, keys, notify
 from store.eventstore import AppendRequest, AppendResult, EventStore, load_script
+from store.roundtrip import Batch
 
 FIXED_APPEND_ARGS = 6  # the append script's arguments before its entries
 
@@ -49,7 +50,7 @@ class Committer:
         last_entry = args[FIXED_APPEND_ARGS + len(request.entries) - 1]
         log_key = keys.log(request.game_id)
         for _ in range(2):
-            pipe = self.client.pipeline(transaction=False)
+            pipe = Batch(self.client)
             sha = self.store.append_script.sha
             pipe.evalsha(sha, len(script_keys), *script_keys, *args)
             index.update_after_append(
@@ -63,7 +64,7 @@ class Committer:
                 raise appended
             if isinstance(indexed, NoScriptError):  # appended; the index script alone again
                 self._load_scripts()
-                pipe = self.client.pipeline(transaction=False)
+                pipe = Batch(self.client)
                 index.update_after_append(
                     pipe, self.index_script, after, before, log_key, last_entry, notices
                 )

@@ -18,6 +18,7 @@ from gamelog.record import GameRecord
 from store import keys, packing
 from store.archive import ArchiveStore, archive_from_env
 from store.codec import text
+from store.roundtrip import Batch
 
 
 def load_script(name: str) -> str:
@@ -172,7 +173,7 @@ class EventStore:
     ) -> _Replies:
         """One pipelined read of a game: log entries start..stop, token hashes, the log's
         length, the compacted blob, the snapshot (if asked) and a recorded answer."""
-        pipe = self.client.pipeline(transaction=False)  # a read; the append re-checks
+        pipe = Batch(self.client)  # a read; the append re-checks
         pipe.lrange(keys.log(game_id), start, stop)
         pipe.hgetall(keys.tokens(game_id))
         pipe.llen(keys.log(game_id))
