@@ -25,11 +25,27 @@ function seekBody() {
   return body;
 }
 
+// A game the seek already started (GET /v1/seeks): the stream announces only games that
+// start while it is open, so one paired before it opened is found here.
+async function pairedAlready(seekId, key) {
+  const listed = await api("GET", "/v1/seeks", {token: key});
+  const seek = (listed.seeks || []).find((s) => s.id === seekId);
+  return seek && seek.games.length ? seek.games[seek.games.length - 1] : null;
+}
+
 // The account's event lines, until one says a game started (its id), or the stream ends.
-async function startedGame(key, signal) {
+// Once the stream is open (its first batch: the opening lines or a keep-alive), the seek
+// is looked at once, so a pairing before the stream opened is not missed.
+async function startedGame(seekId, key, signal) {
+  let opened = false;
   for await (const events of ndjsonBatches("/v1/me/events", {headers: {Authorization: "Bearer " + key}, signal})) {
     for (const event of events) {
       if (event.type === "game_started") return event.game;
+    }
+    if (!opened) {
+      opened = true;
+      const found = await pairedAlready(seekId, key);
+      if (found) return found;
     }
   }
   return null;
@@ -51,7 +67,7 @@ async function playNow() {
   let gameId = null;
   while (looking && !gameId) {
     try {
-      gameId = await startedGame(signedIn.key, controller.signal);
+      gameId = await startedGame(seek.id, signedIn.key, controller.signal);
     } catch (problem) {
       if (controller.signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, 1000));  // reconnect: the seek waits out a short drop
