@@ -65,12 +65,13 @@ def test_a_small_tournament_finishes_while_a_big_one_runs_on_real_workers(
     small = start(client, 2, "rr-small")
     started = time.monotonic()
     while store.done(small) < 2:
-        assert time.monotonic() - started < 30, "the small tournament starved"
+        assert time.monotonic() - started < 120, "the small tournament starved"
         time.sleep(0.01)
     waited = time.monotonic() - started
     big_done = store.done(big)
+    # The alternative ruled out is waiting for the big one: counted in its games, not in
+    # seconds, which a loaded machine stretches (it took 30+ s once in a make test).
     assert big_done < 300, f"the small tournament waited for {big_done} of 400 big games"
-    assert waited < 5, f"the small tournament took {waited:.1f} s"
     print(f"small tournament: {waited:.2f} s, big one at {big_done} of 400")
 
 
