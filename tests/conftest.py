@@ -34,15 +34,6 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
-def pytest_collection_modifyitems(items):
-    """Files with a `slow` test first (each file's tests kept together and in order):
-    `make test` runs a file's tests in one process (`--dist loadfile`) and hands out the
-    files in this order (`--no-loadscope-reorder`), so the long ones start at once instead
-    of last, when they would leave their process running alone at the end."""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow_files)
-
-
 def pytest_configure(config):
     """Tests serve their webhook bots on loopback: allow it, as `make run` does (the
     default allows public addresses only; tests of that build their own policy)."""
