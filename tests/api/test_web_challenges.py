@@ -43,8 +43,9 @@ def test_lobby_shows_an_incoming_challenge_and_accepting_it_seats_the_person(liv
     ).json()
     _wait(browser, lambda: _by_testid(browser, "accept-challenge"), what="the incoming challenge")
     assert rival["name"] in _by_testid(browser, "incoming-challenges")[0].text
-    _by_testid(browser, "accept-challenge")[0].click()
-    # Read and click the link in one script each: the lobby may redraw its list in between.
+    # Find and click in one script (the lobby may redraw its list between a find and a click:
+    # a stale element, seen once in CI), and the same for reading and clicking the link.
+    _wait(browser, lambda: browser.execute_script(ACCEPT_CLICK), what="the accept button")
     href = _wait(browser, lambda: browser.execute_script(GAME_LINK + " return a && a.href;"))
     after = requests.get(
         f"{base}/v1/challenges/{made['id']}", headers=_bearer(rival["key"]), timeout=10
@@ -58,6 +59,10 @@ def test_lobby_shows_an_incoming_challenge_and_accepting_it_seats_the_person(liv
 
 
 GAME_LINK = "const a = document.querySelector('[data-testid=challenge-game-link]');"
+ACCEPT_CLICK = (
+    "const b = document.querySelector('[data-testid=accept-challenge]');"
+    " if (b) { b.click(); return true; } return false;"
+)
 
 
 def test_lobby_challenges_a_built_in_bot_with_one_click(live_stack, browser):
