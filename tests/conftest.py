@@ -36,8 +36,13 @@ def pytest_terminal_summary(terminalreporter):
 
 def pytest_configure(config):
     """Tests serve their webhook bots on loopback: allow it, as `make run` does (the
-    default allows public addresses only; tests of that build their own policy)."""
+    default allows public addresses only; tests of that build their own policy); the
+    workers they start keep their priority."""
     os.environ.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")
+    # The workers the tests start keep their priority: a niced bulk worker is starved on a
+    # loaded machine running the suite in parallel, and its tests miss their deadlines
+    # (tests/workers/test_bulk_priority.py checks the priority itself).
+    os.environ.setdefault("KELTIS_BULK_NICENESS", "0")
 
 
 @pytest.fixture(scope="session")

@@ -24,15 +24,30 @@ from store.connection import queue_client
 
 POLL_S = 2  # the lane's blocking dequeue returns this often (so that it can stop)
 BULK_NICENESS = 10
+NICENESS_ENV = "KELTIS_BULK_NICENESS"  # 0: the bulk worker keeps its priority
 
 log = logging.getLogger(__name__)
 
 
-def lower_this_threads_priority(niceness: int = BULK_NICENESS) -> None:
+def bulk_niceness() -> int:
+    """How much the bulk worker lowers its priority: KELTIS_BULK_NICENESS, else 10."""
+    value = os.environ.get(NICENESS_ENV, "").strip()
+    if not value:
+        return BULK_NICENESS
+    try:
+        return max(0, min(19, int(value)))
+    except ValueError:
+        log.warning("%s=%r is not a whole number: using %d", NICENESS_ENV, value, BULK_NICENESS)
+        return BULK_NICENESS
+
+
+def lower_this_threads_priority(niceness: int | None = None) -> None:
     """Let the calling thread (the main worker, which takes bulk work) yield the CPU to the
     other threads and processes (the lanes, the web processes): on Linux a thread's nice
     value is its own, and threads started later inherit it, so call this after starting
     them. A search still gets its whole budget: it counts its thread's CPU time."""
+    if niceness is None:
+        niceness = bulk_niceness()
     if niceness <= 0 or not hasattr(os, "setpriority"):
         return
     try:

@@ -59,6 +59,11 @@ def test_lobby_shows_an_incoming_challenge_and_accepting_it_seats_the_person(liv
 
 
 GAME_LINK = "const a = document.querySelector('[data-testid=challenge-game-link]');"
+BOT_CLICK = (
+    "const b = [...document.querySelectorAll('[data-testid=challenge-bot]')]"
+    ".find((x) => x.offsetParent !== null && !x.disabled);"
+    " if (b) { b.click(); return true; } return false;"
+)
 ACCEPT_CLICK = (
     "const b = document.querySelector('[data-testid=accept-challenge]');"
     " if (b) { b.click(); return true; } return false;"
@@ -69,14 +74,13 @@ def test_lobby_challenges_a_built_in_bot_with_one_click(live_stack, browser):
     base = live_stack.base_url
     name = "web-" + uuid.uuid4().hex[:8]
     key = _sign_up_in_fresh_lobby(browser, base, name)
-    buttons = _wait(
-        browser,
-        lambda: [b for b in _by_testid(browser, "challenge-bot") if b.is_displayed()],
-        what="bot buttons",
+    # Click and read in one script each: the lobby redraws its lists as events arrive, and an
+    # element found by one command may be gone by the next (a stale element, seen in CI).
+    _wait(browser, lambda: browser.execute_script(BOT_CLICK), what="bot buttons")
+    href = _wait(
+        browser, lambda: browser.execute_script(GAME_LINK + " return a && a.href;"), what="link"
     )
-    buttons[0].click()
-    link = _wait(browser, lambda: _by_testid(browser, "challenge-game-link"), what="the game link")
-    game_id = link[0].get_attribute("href").rsplit("/", 1)[1]
+    game_id = href.rsplit("/", 1)[1]
     game = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()
     assert name in [p.get("account") for p in game["players"]]
     _resign(base, game_id, _bearer(key))

@@ -94,9 +94,11 @@ def click_once(browser, reroll_first: bool = False) -> str:
         return "over"
     try:
         if state == "pick":
+            # A card not picked yet first: a second click on a picked card unpicks it.
             card = browser.execute_script(
-                "return document.querySelector("
-                "'[data-testid=hand-card][data-playable=\"1\"]:not([disabled])')"
+                "const cards = '[data-testid=hand-card][data-playable=\"1\"]:not([disabled])';"
+                "return document.querySelector(cards + ':not([aria-pressed=true])')"
+                " || document.querySelector(cards);"
             )
             if card is None:
                 return "stale"
@@ -119,8 +121,10 @@ def play_whole_game(browser, limit: int, reroll_first: bool = False) -> int:
     """Click until the game is over; the number of moves sent."""
     sent = 0
     rerolled = False
+    history: list[str] = []
     for _ in range(limit):
         did = click_once(browser, reroll_first=reroll_first and not rerolled)
+        history.append(did)
         if did == "over":
             return sent
         if did == "reroll":
@@ -135,7 +139,10 @@ def play_whole_game(browser, limit: int, reroll_first: bool = False) -> int:
                 ),
                 what="the move's answer",
             )
-    raise AssertionError(f"no end after {limit} clicks")
+    raise AssertionError(
+        f"no end after {limit} clicks ({sent} moves sent), the last ones: {history[-30:]}; "
+        f"{page_state(browser)}; hint {hint_text(browser)!r}"
+    )
 
 
 class Deaf:
