@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-import requests
 
 from cli.serve import start_stack
-from tests.api.contract import install_requests_hook
+from tests.api.contract import contract_session
 from tests.store import toy_game
 from tests.support.ports import free_port
 
@@ -34,7 +33,5 @@ def live_stack(redis_url):
 @pytest.fixture
 def session():
     """A requests session whose answers are checked against the contract."""
-    http = requests.Session()
-    install_requests_hook(http)
-    yield http
-    http.close()
+    with contract_session() as http:
+        yield http

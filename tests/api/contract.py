@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+import requests
 from flask.testing import FlaskClient
 from openapi_core import OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
@@ -75,3 +78,16 @@ def check_requests_response(response) -> None:
 def install_requests_hook(session) -> None:
     """Validate every response a requests.Session receives."""
     session.hooks["response"].append(lambda response, *a, **k: check_requests_response(response))
+
+
+@contextmanager
+def contract_session(headers: dict[str, str] | None = None) -> Iterator[requests.Session]:
+    """A requests session (with `headers`) whose answers are checked against the contract;
+    closed after the block."""
+    session = requests.Session()
+    session.headers.update(headers or {})
+    install_requests_hook(session)
+    try:
+        yield session
+    finally:
+        session.close()

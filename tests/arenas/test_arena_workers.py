@@ -14,7 +14,7 @@ from application.games import GameService
 from store.arenas import ArenaStore
 from store.clock import now_ms
 from tests.arenas.helpers import bot_accounts, move_for
-from tests.workers.processes import start_worker, stop, wait_for
+from tests.workers.processes import wait_for, worker_starter
 
 pytestmark = pytest.mark.redis
 
@@ -28,17 +28,8 @@ def store(redis_client):
 
 @pytest.fixture
 def workers(redis_url):
-    started = []
-
-    def start():
-        process = start_worker(redis_url, "--sweep-every", "0.5", **FAST)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            stop(process)
+    with worker_starter(redis_url, "--sweep-every", "0.5", **FAST) as start:
+        yield start
 
 
 class LiveBots(threading.Thread):

@@ -15,7 +15,7 @@ from ladder.fold import fold
 from store import keys
 from store.ladder import LadderStore
 from tests.ladder.conftest import CARD
-from tests.workers.processes import start_worker, stop, wait_for
+from tests.workers.processes import wait_for, worker_starter
 
 FAST = ("--settle-every", "0.05", "--sweep-every", "0.3", "--stale-after", "0.5")
 
@@ -23,17 +23,8 @@ FAST = ("--settle-every", "0.05", "--sweep-every", "0.3", "--stale-after", "0.5"
 @pytest.fixture
 def workers(private_redis_server):
     """Start real workers on the ladder's server; all stopped at teardown."""
-    started = []
-
-    def start(*options):
-        process = start_worker(private_redis_server.url, *options)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            stop(process)
+    with worker_starter(private_redis_server.url) as start:
+        yield start
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from devtools.reliability.logcheck import check_log, verify_finished, view_of_fo
 from devtools.reliability.web import WebServer
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
-from tests.api.contract import install_requests_hook
+from tests.api.contract import contract_session
 
 CARD = "keltis-card"
 
@@ -47,11 +47,8 @@ def web(cluster_url, queue_redis):
 def http():
     """A contract-checking client that opens a new connection per request, so requests
     spread over both gunicorn processes."""
-    session = requests.Session()
-    session.headers["Connection"] = "close"
-    install_requests_hook(session)
-    yield session
-    session.close()
+    with contract_session({"Connection": "close"}) as session:
+        yield session
 
 
 def bearer(token: str) -> dict:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import redis
@@ -14,8 +11,7 @@ from rq.serializers import JSONSerializer
 
 from application.jobs import queues, tournament_queue
 from tests.tournaments.open_stack import http, web, webhook_account, workers  # noqa: F401
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.workers.processes import worker_starter
 
 
 @pytest.fixture
@@ -32,34 +28,13 @@ def run_queued_jobs(redis_client):
 
 @pytest.fixture
 def start_workers(redis_url):
-    """Start real `keltis worker` processes (fast sweep) on the test Redis; killed after."""
-    started: list[subprocess.Popen] = []
+    """Start real `keltis worker` processes (fast sweep) on the test Redis; stopped after."""
+    with worker_starter(redis_url, "--sweep-every", "0.3", quiet=True) as start_one:
 
-    def start(count: int, stale_after_s: float = 1.0) -> list[subprocess.Popen]:
-        env = {**os.environ, "REDIS_URL": redis_url}
-        command = [
-            str(Path(sys.executable).parent / "keltis"),
-            "worker",
-            "--sweep-every",
-            "0.3",
-            "--stale-after",
-            str(stale_after_s),
-        ]
-        for _ in range(count):
-            process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-            started.append(process)
-        return started[-count:]
+        def start(count: int, stale_after_s: float = 1.0) -> list[subprocess.Popen]:
+            return [start_one("--stale-after", str(stale_after_s)) for _ in range(count)]
 
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.terminate()
-    for process in started:
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        yield start
 
 
 @pytest.fixture

@@ -10,15 +10,14 @@ import threading
 import zipfile
 
 import pytest
-import requests
 from keltis_client import Client
 from keltis_client.webhook import make_server
 
 from cli.serve import start_stack
 from examples import stream_bot
-from tests.api.contract import install_requests_hook
+from tests.api.contract import contract_session
 from tests.support.ports import free_port
-from tests.workers.processes import start_worker, stop, wait_for
+from tests.workers.processes import wait_for, worker_starter
 
 
 @pytest.fixture(scope="module")
@@ -36,25 +35,14 @@ def web(redis_url):
 
 @pytest.fixture
 def http():
-    session = requests.Session()
-    install_requests_hook(session)
-    yield session
-    session.close()
+    with contract_session() as session:
+        yield session
 
 
 @pytest.fixture
 def workers(redis_url):
-    started = []
-
-    def start(*options: str):
-        process = start_worker(redis_url, "--sweep-every", "0.5", *options)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            stop(process)
+    with worker_starter(redis_url, "--sweep-every", "0.5") as start:
+        yield start
 
 
 @pytest.fixture

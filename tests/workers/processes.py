@@ -18,11 +18,41 @@ from tests.support.ports import free_port
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_worker(redis_url: str, *options: str, **env) -> subprocess.Popen:
-    """A worker on `redis_url` with `options` (e.g. "--deadline-every", "0.1")."""
+def start_worker(redis_url: str, *options: str, stderr=None, **env) -> subprocess.Popen:
+    """A worker on `redis_url` with `options` (e.g. "--deadline-every", "0.1"); `stderr`
+    as subprocess.Popen takes it (None: the test run's)."""
     environment = {**os.environ, "REDIS_URL": redis_url, **env}
     command = [str(Path(sys.executable).parent / "keltis"), "worker", *options]
-    return subprocess.Popen(command, cwd=ROOT, env=environment)
+    return subprocess.Popen(command, cwd=ROOT, env=environment, stderr=stderr)
+
+
+def stop_all(processes: list[subprocess.Popen]) -> None:
+    """Terminate every worker still running, then wait for each (killed after 10 s)."""
+    running = [process for process in processes if process.poll() is None]
+    for process in running:
+        process.terminate()
+    for process in running:
+        _wait_or_kill(process)
+
+
+@contextmanager
+def worker_starter(
+    redis_url: str, *options: str, quiet: bool = False, **env
+) -> Iterator[Callable[..., subprocess.Popen]]:
+    """`start(*more)`: a worker on `redis_url` with `options`, then `more`, and `env` set
+    (`quiet`: its stderr discarded); every worker started is stopped after the block."""
+    started: list[subprocess.Popen] = []
+
+    def start(*more: str) -> subprocess.Popen:
+        stderr = subprocess.DEVNULL if quiet else None
+        process = start_worker(redis_url, *options, *more, stderr=stderr, **env)
+        started.append(process)
+        return process
+
+    try:
+        yield start
+    finally:
+        stop_all(started)
 
 
 def wait_for(predicate, seconds: float, what: str | Callable[[], str] = "", every: float = 0.05):
@@ -41,6 +71,10 @@ def wait_for(predicate, seconds: float, what: str | Callable[[], str] = "", ever
 def stop(process: subprocess.Popen) -> None:
     """Terminate the worker; kill it when it does not stop within 10 s."""
     process.terminate()
+    _wait_or_kill(process)
+
+
+def _wait_or_kill(process: subprocess.Popen) -> None:
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
