@@ -33,15 +33,18 @@ class ChallengeWatch:
         for stored in self.store.get_many(ids):
             if stored is None:
                 continue
+            # An accepted challenge whose game is not made yet is still open to its readers
+            # (application.challenges.present): its "accepted" line waits for the game.
+            status = "open" if stored.game_pending else stored.status
             before = self.seen.get(stored.id)
-            self.seen[stored.id] = stored.status
-            if before == stored.status:
+            self.seen[stored.id] = status
+            if before == status:
                 continue
-            if stored.status == "open":
+            if status == "open":
                 if before is None and stored.expires_at > now and self._waits_on_me(stored):
                     found.append({"type": "challenge", "challenge": present(stored)})
-            elif not opening and stored.status in CLOSED:
-                found.append({"type": f"challenge_{stored.status}", "challenge": present(stored)})
+            elif not opening and status in CLOSED:
+                found.append({"type": f"challenge_{status}", "challenge": present(stored)})
         return found
 
     def _waits_on_me(self, stored: Stored) -> bool:

@@ -85,13 +85,17 @@ class Charger:
 
 
 def present(stored: Stored) -> dict:
-    """The Challenge as the API shows it."""
+    """The Challenge as the API shows it. An accepted challenge whose game is not made yet
+    (the accepting process is between the two steps, or was cut short and the workers'
+    repair will make it) still shows as open, without a game id: a client that sees
+    "accepted" can open its game at once."""
     spec = stored.spec
+    status = "open" if stored.game_pending else stored.status
     names = {spec["challenger"].lower(): spec["challenger"]}
     names.update({o["account"].lower(): o["account"] for o in spec["opponents"] if "account" in o})
     return {
         "id": stored.id,
-        "status": stored.status,
+        "status": status,
         "challenger": spec["challenger"],
         "opponents": spec["opponents"],
         "game": spec["game"],
@@ -103,7 +107,7 @@ def present(stored: Stored) -> dict:
         "match": spec["match"],
         "created_at": spec["created_at"],
         "expires_at": stored.expires_at,
-        "game_id": stored.game_id if stored.status == "accepted" else None,
+        "game_id": stored.game_id if status == "accepted" else None,
         "match_id": stored.match_id,
         "decline_reason": stored.decline_reason,
         "accepted_by": [names.get(n, n) for n in stored.accepted_by],

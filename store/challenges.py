@@ -36,6 +36,7 @@ class Stored:
     decline_reason: str | None
     expires_at: int
     match_id: str | None = None
+    game_pending: bool = False  # accepted, its game not confirmed made yet
 
     @property
     def invitees(self) -> list[str]:
@@ -128,11 +129,17 @@ class ChallengeStore:
         return self.get_many([challenge_id])[0]
 
     def get_many(self, ids: list[str]) -> list[Stored | None]:
-        """The challenges of `ids` (None where one is gone), in one round trip."""
+        """The challenges of `ids` (None where one is gone), in one round trip; each says
+        whether its game is still to be made (it is among the accepted awaiting theirs)."""
         pipe = self.client.pipeline(transaction=False)
         for challenge_id in ids:
             pipe.hgetall(keys.challenge(challenge_id))
-        return [_stored(i, raw) for i, raw in zip(ids, pipe.execute(), strict=True)]
+            pipe.zscore(keys.challenges_accepted(), challenge_id)
+        replies = pipe.execute()
+        return [
+            _stored(i, raw, pending is not None)
+            for i, raw, pending in zip(ids, replies[::2], replies[1::2], strict=True)
+        ]
 
     def change(
         self,
@@ -223,7 +230,7 @@ class ChallengeStore:
             log.warning("notification of challenge %s not sent: %s", stored.id, error)
 
 
-def _stored(challenge_id: str, raw: dict) -> Stored | None:
+def _stored(challenge_id: str, raw: dict, game_pending: bool = False) -> Stored | None:
     if not raw:
         return None
     data = {text(k): text(v) for k, v in raw.items()}
@@ -237,4 +244,5 @@ def _stored(challenge_id: str, raw: dict) -> Stored | None:
         data.get("decline_reason") or None,
         int(data["expires_at"]),
         data.get("match_id") or None,
+        game_pending and data["status"] == "accepted",
     )
