@@ -152,8 +152,11 @@ def sweep_tournaments(
         statuses = _job_statuses(queue, job_ids)
         revivals = store.revivals(tid)
         lost = []
+        # A job is counted dispatched before it is enqueued: one without a status while the
+        # last dispatch is recent may be in between (its dispatcher descheduled), not lost.
+        recent = dispatched_at > stale_before
         for first, status in zip(firsts, statuses, strict=True):
-            if status in jobs.PENDING:
+            if status in jobs.PENDING or (status is None and recent):
                 continue
             if status == JobStatus.STARTED:
                 lease = leases.get(first)

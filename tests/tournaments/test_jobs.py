@@ -129,13 +129,14 @@ def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client,
     store = TournamentStore(redis_client)
     jobs.play_tournament_games(tid, 0)  # done: never swept; it hands on job 1 (queued)
     jobs.enqueue_games(redis_client, tid, [2])
-    redis_client.hset(keys.tournament_dispatch(tid), "dispatched", 6)  # all six dispatched
+    now = int(time.time() * 1000)
+    dispatch = {"dispatched": 6, "dispatched_at": now - 10_000}  # all six, the last 10 s ago
+    redis_client.hset(keys.tournament_dispatch(tid), mapping=dispatch)
     started = Job.fetch(
         keys.tournament_game_job_id(tid, 2), connection=redis_client, serializer=JSONSerializer
     )
     started.set_status(JobStatus.STARTED)  # 2: its worker dies
     queue.remove(started.id)
-    now = int(time.time() * 1000)
     store.take_lease(tid, 2, now - 10_000)
     # 3, 4, 5: never enqueued (lost) -> revived; 2: stale lease -> revived
     revived = [i for t, i in sweep_tournaments(redis_client, 1.0, now) if t == tid]
@@ -145,6 +146,24 @@ def test_sweep_revives_lost_and_stale_games_and_leaves_queued_ones(redis_client,
     assert store.revivals(tid) == {2: 1, 3: 1, 4: 1, 5: 1}
     assert [i for t, i in sweep_tournaments(redis_client, 1.0, now) if t == tid] == []
     queue.empty()
+
+
+def test_sweep_leaves_a_job_just_dispatched_and_not_yet_enqueued(redis_client, tournament):
+    """A hand-on counts the next job dispatched, then enqueues it: a sweep in between sees a
+    job without a status. Lost only once the last dispatch is older than the stale limit
+    (a revival here ran a game twice on a loaded machine)."""
+    tid, _ = tournament
+    jobs.tournament_queue(redis_client).empty()
+    store = TournamentStore(redis_client)
+    jobs.play_tournament_games(tid, 0)
+    jobs.tournament_queue(redis_client).empty()  # job 1 counted dispatched, not enqueued yet
+    now = int(time.time() * 1000)
+    redis_client.hset(keys.tournament_dispatch(tid), "dispatched_at", now)
+    assert [i for t, i in sweep_tournaments(redis_client, 1.0, now + 500) if t == tid] == []
+    assert store.revivals(tid) == {}
+    later = [i for t, i in sweep_tournaments(redis_client, 1.0, now + 1500) if t == tid]
+    assert later == [1] and store.revivals(tid) == {1: 1}
+    jobs.tournament_queue(redis_client).empty()
 
 
 def test_sweep_waits_a_full_stale_period_for_a_started_job_without_lease(redis_client, tournament):
