@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from application.challenge_events import ChallengeWatch
 from application.challenges import Challenges, Limits
 from application.games import GameService
 from store.challenges import ChallengeStore
@@ -263,24 +264,25 @@ def test_a_three_player_challenge_starts_when_both_invitees_accepted(app, client
         assert last.json["game_id"] in [g["id"] for g in mine["games"]]
 
 
-def test_an_accepted_challenge_shows_its_game_only_once_the_game_is_made(app, client, redis_client):
+def test_an_accepted_challenge_shows_its_game_only_once_the_game_is_made(client, redis_client):
     """Accepting is two steps (the accept script, then the game): between them, or after a
     process died between them until the workers' repair, the challenge reads as open with
     no game id, so that whoever sees "accepted" can open the game at once; the challenger's
-    stream hears "accepted" with the game once it exists."""
+    stream (its ChallengeWatch) tells "accepted" with the game once it exists."""
     ann, bea = sign_up(client), sign_up(client)
     made = challenge(client, ann["key"], [{"account": bea["name"]}], seat_order="given")
     store = ChallengeStore(redis_client)
     service = GameService(redis_client)
-    stored = store.get(made["id"])
+    watch = ChallengeWatch(store, ann["name"].lower())
+    assert watch.lines(service.clock(), opening=True) == []  # a stream opened before
     # The accepting process did only the first step (it was killed before the game).
+    stored = store.get(made["id"])
     assert store.change(stored, "accept", bea["name"].lower(), service.clock(), "gAmE1d").ok
-    ann_stream = stream(app, ann["key"])
     read = client.get(f"/v1/challenges/{made['id']}", headers=bearer(ann["key"])).json
     assert read["status"] == "open" and read["game_id"] is None
     assert read["accepted_by"] == [bea["name"]]
     assert client.get("/v1/games/gAmE1d").status_code == 404
-    time.sleep(KEEPALIVE_S * 2)  # the stream has looked at least once: nothing accepted yet
+    assert watch.lines(service.clock()) == []  # the stream looks: nothing accepted yet
     # The workers' repair makes the game (REPAIR_AFTER_MS later: here at once).
     Challenges(service).start_game(store.get(made["id"]))
     store.game_made(made["id"])
@@ -288,6 +290,5 @@ def test_an_accepted_challenge_shows_its_game_only_once_the_game_is_made(app, cl
     assert read["status"] == "accepted" and read["game_id"] == "gAmE1d"
     game = client.get("/v1/games/gAmE1d").json
     assert [p["name"] for p in game["players"]] == [ann["name"], bea["name"]]
-    store.notify(store.get(made["id"]))
-    heard = typed(ann_stream(), "challenge_accepted")
+    heard = [line for line in watch.lines(service.clock()) if line["type"] == "challenge_accepted"]
     assert [line["challenge"]["game_id"] for line in heard] == ["gAmE1d"]
