@@ -13,13 +13,14 @@ from api.errors import ApiError
 from api.extensions import service
 from api.json_provider import json_response
 from api.move_body import move_command
-from application import clocks, credentials, history, long_polls, stalls
+from application import clocks, credentials, history, long_polls, moves_at, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+VERSION = re.compile(r"^[0-9]{1,15}$")  # a version below 2**53 (a safe JSON integer)
 ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any int
 
 
@@ -119,7 +120,8 @@ def get_game(game_id: str):
 
 @blueprint.get("/<game_id>/moves")
 def get_moves(game_id: str):
-    record, seat = service().read(game_id, bearer_token(), seat_header())
+    version = _version_query()
+    record, seat = moves_at.read_at(service(), game_id, bearer_token(), seat_header(), version)
     if seat is None:
         raise Unauthenticated("a seat's bearer token is required")
     # LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)
@@ -196,6 +198,16 @@ def _account_key() -> str | None:
     except Unauthenticated:
         return None
     return token if is_account_key(token) else None
+
+
+def _version_query() -> int | None:
+    """The `version` query parameter of GET /moves (None without one; 422 if not a version)."""
+    value = request.args.get("version")
+    if value is None:
+        return None
+    if not VERSION.match(value):
+        raise ApiError(422, "invalid_version", "version must be a game version, e.g. 12")
+    return int(value)
 
 
 def _if_match_version() -> int | None:

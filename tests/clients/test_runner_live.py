@@ -136,6 +136,16 @@ def test_a_stale_move_is_a_409_with_the_current_version(stack):
     )
 
 
+def test_legal_moves_at_a_version_are_those_moves_or_a_409_naming_the_current_one(stack):
+    client = new_account(stack.base_url)
+    game_id = game_against_greedy(client)
+    listed = client.legal_moves(game_id)
+    assert client.legal_moves(game_id, version=listed["version"]) == listed
+    with pytest.raises(ApiError) as ahead:
+        client.legal_moves(game_id, version=listed["version"] + 5)
+    assert ahead.value.status == 409 and ahead.value.current_version == listed["version"]
+
+
 def test_two_runners_keeping_seeks_open_are_paired_and_play_their_game(stack):
     """The rated pool (issue 24 item 2): each runner keeps a seek open; the workers pair
     them, both hear game_started and play the game to its end."""

@@ -173,11 +173,14 @@ class Client:
         """The seat's view alone (`GET /v1/games/{id}`'s `view`)."""
         return self.game(game_id, seat)["view"]
 
-    def legal_moves(self, game_id: str, seat: int | None = None) -> LegalMoves:
-        """`GET /v1/games/{id}/moves`: the seat's legal moves and the version they are for."""
-        return cast(
-            LegalMoves, self._call("GET", f"/v1/games/{game_id}/moves", headers=_seat(seat))
-        )
+    def legal_moves(
+        self, game_id: str, seat: int | None = None, version: int | None = None
+    ) -> LegalMoves:
+        """`GET /v1/games/{id}/moves`: the seat's legal moves and the version they are for;
+        with `version`, the moves at that version (ApiError 409 when the game is elsewhere)."""
+        query = "" if version is None else f"?version={int(version)}"
+        path = f"/v1/games/{game_id}/moves{query}"
+        return cast(LegalMoves, self._call("GET", path, headers=_seat(seat)))
 
     def move(
         self,
