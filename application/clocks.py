@@ -32,6 +32,7 @@ from store import index
 log = logging.getLogger(__name__)
 
 DUE_BATCH = 200
+RETRY_FAILED_MS = 60_000  # a game whose timeout failed is tried again this much later
 DEADLINE = "deadline"  # the reason of a timeout whose deadline passed
 
 
@@ -97,15 +98,26 @@ def time_out(
 
 def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:
     """Time out every game whose deadline has passed (the `deadlines` index); the number of
-    timeouts appended by this call."""
+    timeouts appended by this call.
+
+    A game whose timeout fails (a game type no worker knows any more, a fallback bot's error)
+    is logged and tried again RETRY_FAILED_MS later: its entry moves back in the index, so
+    broken games neither fill the due batch, whose oldest entries they would otherwise stay,
+    nor log a traceback on every sweep."""
     appended = 0
-    for game_id, _ in index.deadlines_due(service.client, service.clock(), limit):
+    now = service.clock()
+    for game_id, deadline in index.deadlines_due(service.client, now, limit):
         try:
             appended += time_out(service, game_id)
         except (GameNotFound, CorruptLog):  # the index outlived the log: forget the entry
             index.forget_deadline(service.client, game_id)
         except Exception:  # one broken game must not stop the clocks of the others
-            log.exception("game %s: its timeout failed", game_id)
+            log.exception(
+                "game %s: its timeout failed; tried again in %d s",
+                game_id,
+                RETRY_FAILED_MS // 1000,
+            )
+            index.defer_deadline(service.client, game_id, deadline, now + RETRY_FAILED_MS)
     return appended
 
 

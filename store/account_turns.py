@@ -18,7 +18,7 @@ class AccountTurns:
     def __init__(self, client: redis.Redis):
         self.client = client
         self.claim_script = client.register_script(load_script("claim_turns.lua"))
-        self.hold_script = client.register_script(load_script("hold_turn.lua"))
+        self.hold_script = client.register_script(load_script("zadd_if_score.lua"))
 
     def claim(self, now_ms: int, lease_ms: int, limit: int) -> list[str]:
         """The ids of up to `limit` games whose account turn is due, each claimed until

@@ -9,6 +9,7 @@ from gamelog.record import STATUSES, GameRecord
 from store import archive_listing, keys
 from store.archive import ArchiveStore
 from store.cursor import Position
+from store.eventstore import load_script
 
 
 def summary(record: GameRecord) -> dict:
@@ -281,6 +282,13 @@ def listing_key(status: str | None, game: str | None) -> str:
 def forget_deadline(client: redis.Redis, game_id: str) -> None:
     """Drop a game's deadline entry (its log is gone or unreadable)."""
     client.zrem(keys.deadlines(), game_id)
+
+
+def defer_deadline(client: redis.Redis, game_id: str, deadline_ms: int, until_ms: int) -> bool:
+    """Move a game's deadline entry from `deadline_ms` (as read) to `until_ms`, unless the game
+    has written another deadline since; True when moved."""
+    script = client.register_script(load_script("zadd_if_score.lua"))
+    return bool(script(keys=[keys.deadlines()], args=[game_id, deadline_ms, until_ms]))
 
 
 def deadlines_due(client: redis.Redis, now_ms: int, limit: int) -> list[tuple[str, int]]:

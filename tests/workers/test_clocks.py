@@ -127,3 +127,52 @@ def test_a_deadline_of_a_vanished_game_does_not_stop_the_others(redis_client):
     assert time_out_due(service) >= 1
     assert redis_client.zscore(keys.deadlines(), "vanished-game-000000") is None
     assert timeouts_of(service.entries_after(game_id, record.version, 10))
+
+
+def test_a_game_whose_timeout_fails_is_tried_later_and_holds_no_other_game(
+    redis_client, monkeypatch, caplog
+):
+    """One broken game (here its fallback fails) must not fill the due batch nor log on every
+    sweep: it moves RETRY_FAILED_MS back in the index, and the next due game times out."""
+    from application import clocks
+
+    redis_client.delete(keys.deadlines())  # earlier tests' games would be due first
+    service = GameService(redis_client)
+    broken_id, _ = person_game(service)
+    other_id, _ = person_game(service)
+    other, _, _ = service.load(other_id)
+    first = other.deadline - 1000  # the broken game is the oldest due entry
+    redis_client.zadd(keys.deadlines(), {broken_id: first})
+    real = clocks.time_out
+
+    def failing(service, game_id, *args, **kwargs):
+        if game_id == broken_id:
+            raise RuntimeError("the fallback bot failed")
+        return real(service, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(clocks, "time_out", failing)
+    now = other.deadline + 1
+    service.clock = lambda: now
+    assert clocks.time_out_due(service, limit=1) == 0  # the broken game, deferred
+    assert redis_client.zscore(keys.deadlines(), broken_id) == now + clocks.RETRY_FAILED_MS
+    assert clocks.time_out_due(service, limit=1) == 1  # the next one is not held up
+    assert timeouts_of(service.entries_after(other_id, other.version, 10))
+    failures = [r for r in caplog.records if broken_id in r.getMessage()]
+    assert len(failures) == 1
+    assert clocks.time_out_due(service, limit=1) == 0  # not tried again before its time
+    assert len([r for r in caplog.records if broken_id in r.getMessage()]) == 1
+    service.clock = lambda: now + clocks.RETRY_FAILED_MS
+    clocks.time_out_due(service)  # due again (the other game's next deadline is due too)
+    assert len([r for r in caplog.records if broken_id in r.getMessage()]) == 2
+
+
+def test_a_deferral_leaves_a_deadline_written_since_it_was_read(redis_client):
+    from store import index
+
+    service = GameService(redis_client)
+    game_id, _ = person_game(service)
+    record, _, _ = service.load(game_id)
+    assert not index.defer_deadline(redis_client, game_id, record.deadline - 5, 10**13)
+    assert redis_client.zscore(keys.deadlines(), game_id) == record.deadline
+    assert index.defer_deadline(redis_client, game_id, record.deadline, 10**13)
+    assert redis_client.zscore(keys.deadlines(), game_id) == 10**13
