@@ -10,6 +10,8 @@ ships); otherwise, as under `make bench`, the figures are printed and the file i
     LEVELS_DEALS=2 LEVELS_GAMES=keltis-card,keltis-dice python -m bench levels   # print
     LEVELS_WRITE=1 LEVELS_DEALS=2 python -m bench levels                         # and write
 
+LEVELS_PROCS (1) plays that many games at once, each in its own process.
+
 Level 5 searches for a CPU budget per move (`mcts`), so its strength depends on the
 machine's load only through the CPU time per move, not the wall time.
 """
@@ -21,6 +23,7 @@ import itertools
 import json
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from application.levels import DATA_PATH
 from domain.levels import RECIPES, level_names
@@ -31,6 +34,7 @@ from ladder.entries import LadderEntry, LadderSeat
 from ladder.fold import fold
 
 DEALS = int(os.environ.get("LEVELS_DEALS", "2"))
+PROCS = int(os.environ.get("LEVELS_PROCS", "1"))  # games at once, each in its own process
 GAMES = [g for g in os.environ.get("LEVELS_GAMES", "keltis-card,keltis-dice").split(",") if g]
 OPTIONS = {"keltis-card": lambda deal: {}, "keltis-dice": lambda deal: {"board": "basic"}}
 
@@ -78,7 +82,14 @@ def entry_of(game: str, number: int, played: dict) -> LadderEntry:
 
 def calibrate(game: str, deals: int) -> dict:
     """Play and rate every game of the schedule; each level's rating and the games."""
-    played = [play(game, (a, b), deal) for a, b, deal in schedule(deals)]
+    games = schedule(deals)
+    if PROCS > 1:  # the same games, rated in the same order (level 5's budget is CPU time)
+        with ProcessPoolExecutor(PROCS) as pool:
+            seats = [(a, b) for a, b, _ in games]
+            deals_of = [deal for _, _, deal in games]
+            played = list(pool.map(play, [game] * len(games), seats, deals_of))
+    else:
+        played = [play(game, (a, b), deal) for a, b, deal in games]
     ratings, _ = fold(entry_of(game, n, p) for n, p in enumerate(played))
     rows = {}
     for name in level_names():

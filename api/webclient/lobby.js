@@ -22,9 +22,11 @@ function botChoices(game) {
 function showBotHints() {
   const seen = new Map();
   for (const list of Object.values(bots)) for (const bot of list) if (!seen.has(bot.name)) seen.set(bot.name, bot);
-  const order = ["easy", "medium", "strong"];
+  const order = ["beginner", "easy", "medium", "strong", "strongest"];
   const rank = (bot) => { const at = order.indexOf(bot.strength); return at < 0 ? order.length : at; };
-  clear($("bot-hints"), ...[...seen.values()].sort((a, b) => rank(a) - rank(b)).map((bot) => el("li", {"data-bot": bot.name}, [
+  // weakest first; a level before a bot of the same strength, levels by number
+  const byStrength = (a, b) => rank(a) - rank(b) || (b.level ? 1 : 0) - (a.level ? 1 : 0) || (a.level || 0) - (b.level || 0);
+  clear($("bot-hints"), ...[...seen.values()].sort(byStrength).map((bot) => el("li", {"data-bot": bot.name}, [
     el("b", {text: bot.level ? "level " + bot.level : bot.name}), strengthWords(bot) ? " · " + strengthWords(bot) : "",
     bot.description ? ": " + bot.description : ""])));
 }

@@ -55,6 +55,16 @@ def test_item7_bots_are_listed_with_their_strength(live_stack, browser):
         ".map((li) => [li.dataset.bot, li.textContent]))",
     )
     assert "easy" in hints["random"] and "medium" in hints["greedy"] and "strong" in hints["mcts"]
+    # weakest first: the levels in their order, each built-in bot beside its level's word
+    listed = _js(  # an array: the driver may not keep an object's key order
+        browser,
+        "return [...document.querySelectorAll('[data-testid=bot-hints] li')]"
+        ".map((li) => li.dataset.bot)",
+    )
+    levels = [name for name in listed if name.startswith("level:")]
+    assert levels == sorted(levels)
+    assert listed.index("level:1") < listed.index("random") < listed.index("greedy")
+    assert listed.index("greedy") < listed.index("mcts") < listed.index("level:5")
     options = _js(
         browser,
         "return [...document.querySelectorAll('[data-testid=seat-1] option')].map((o) => o.text)",
