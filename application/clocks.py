@@ -102,8 +102,8 @@ def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:
 
     A game whose timeout fails (a game type no worker knows any more, a fallback bot's error)
     is logged and tried again RETRY_FAILED_MS later: its entry moves back in the index, so
-    broken games neither fill the due batch, whose oldest entries they would otherwise stay,
-    nor log a traceback on every sweep."""
+    broken games do not stay at the head of the due batch (its oldest entries), crowding out
+    the others, nor log a traceback on every sweep."""
     appended = 0
     now = service.clock()
     for game_id, deadline in index.deadlines_due(service.client, now, limit):
