@@ -189,8 +189,12 @@ async function refresh(force = false) {
         const fresh = await load();
         let legal = [];
         if (mine && fresh.to_move === mine.seat && !OVER.includes(fresh.status) && fresh.status !== "waiting") {
-          const answer = await api("GET", PATH + "/moves", {token: mine.token});
-          if (answer.version === fresh.version) legal = answer.moves; else again = true;
+          try {  // the moves of the version just read (409: the game moved on since)
+            legal = (await api("GET", PATH + "/moves?version=" + fresh.version, {token: mine.token})).moves;
+          } catch (failure) {
+            if (failure.code !== "version_conflict") throw failure;
+            again = true;
+          }
         }
         if (retry) { clearInterval(retry); retry = null; }
         if (fresh.version < atLeast) { again = true; continue; }  // a read begun before our move
