@@ -121,9 +121,7 @@ def get_game(game_id: str):
 @blueprint.get("/<game_id>/moves")
 def get_moves(game_id: str):
     version = _version_query()
-    record, seat = moves_at.read_at(service(), game_id, bearer_token(), seat_header(), version)
-    if seat is None:
-        raise Unauthenticated("a seat's bearer token is required")
+    record, seat = moves_at.seat_at(service(), game_id, bearer_token(), seat_header(), version)
     # LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)
     moves = presenters.legal_moves(record, seat)
     return json_response({"version": record.version, "seat": seat, "moves": moves}, 200, [])

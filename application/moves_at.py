@@ -16,7 +16,7 @@ Account keys always take the plain read (a replaced key must stop working at onc
 from __future__ import annotations
 
 from application import auth
-from application.errors import VersionConflict
+from application.errors import Unauthenticated, VersionConflict
 from gamelog.record import GameRecord
 
 
@@ -35,17 +35,20 @@ def cached_seat(games, game_id: str, token: str | None, version: int):
     return loaded.record, auth.verify(claim, loaded.token_hashes).seat
 
 
-def read_at(
+def seat_at(
     games, game_id: str, token: str | None, seat: int | None, version: int | None
-) -> tuple[GameRecord, int | None]:
-    """The game and the caller's seat, at `version` when one is named (from the process's
-    copy when it holds it, else one read that must find the game at `version`: 409
-    otherwise), else at its newest version."""
+) -> tuple[GameRecord, int]:
+    """The game and the caller's verified seat (Unauthenticated without one), at `version`
+    when one is named (from the process's copy when it holds it, else one read that must
+    find the game at `version`: 409 otherwise), else at its newest version. The caller is
+    authenticated before the version is compared."""
     if version is not None:
         found = cached_seat(games, game_id, token, version)
         if found is not None:
             return found
     record, found_seat = games.read(game_id, token, seat)
+    if found_seat is None:
+        raise Unauthenticated("a seat's bearer token is required")
     if version is not None and record.version != version:
         raise VersionConflict.stale(version, record.version)
     return record, found_seat

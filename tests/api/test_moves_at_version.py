@@ -101,3 +101,11 @@ def test_hidden_cards_of_another_seat_are_not_served_at_a_version(client):
     version = moves(client, gid, tokens[0]).json["version"]
     own = moves(client, gid, tokens[1], version).json
     assert own["seat"] == 1 and own["moves"] == moves(client, gid, tokens[1]).json["moves"]
+
+
+def test_a_spectator_naming_a_version_is_refused_before_the_version_is_compared(client):
+    """R2: authenticate first; a request without a seat learns nothing of the version."""
+    gid, _ = start_humans(client, CARD, ["ann", "bea"])
+    for version in (0, 10**6):
+        answer = client.get(f"/v1/games/{gid}/moves?version={version}")
+        assert (answer.status_code, answer.json["error"]["code"]) == (401, "unauthenticated")
