@@ -43,7 +43,7 @@ def move_seconds(bots, name: str | None) -> float:
     """CPU seconds one move of the bot `name` may take (0 for no bot, an unknown name)."""
     if not name or is_account(name):
         return 0.0
-    name = levels.recipe(name)  # a level costs what its recipe costs
+    name = levels.recipe(name, getattr(bots, "game", None))  # a level costs its recipe's cost
     if name in getattr(bots, "builtins", {}):
         return BUILTIN_MOVE_S
     if name.startswith("mcts"):

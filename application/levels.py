@@ -11,7 +11,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from domain.levels import RECIPES, level_names, level_of
+from domain.levels import level_names, level_of, recipes
 
 DATA_PATH = Path(__file__).with_name("levels_calibration.json")
 WORDS: dict[int, str] = {1: "beginner", 2: "easy", 3: "medium", 4: "strong", 5: "strongest"}
@@ -38,7 +38,7 @@ def levels_of(game: str) -> list[dict]:
             {
                 "name": name,
                 "level": level,
-                "recipe": RECIPES[level],
+                "recipe": recipes(game)[level],
                 "strength": WORDS[level],
                 "rating": round(row["mu"]) if "mu" in row else None,
                 "mu": row.get("mu"),

@@ -10,6 +10,9 @@ ships); otherwise, as under `make bench`, the figures are printed and the file i
     LEVELS_DEALS=2 LEVELS_GAMES=keltis-card,keltis-dice python -m bench levels   # print
     LEVELS_WRITE=1 LEVELS_DEALS=2 python -m bench levels                         # and write
 
+A write keeps the entries of the games the run did not play (LEVELS_GAMES=keltis-dice
+recalibrates the dice levels alone).
+
 LEVELS_PROCS (1) plays that many games at once, each in its own process.
 
 Level 5 searches for a CPU budget per move (`mcts`), so its strength depends on the
@@ -26,7 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from application.levels import DATA_PATH
-from domain.levels import RECIPES, level_names
+from domain.levels import PREFIX, level_names, recipes
 from domain.playout import play_game
 from domain.ranking import ranks
 from domain.registry import get_rules
@@ -102,21 +105,36 @@ def calibrate(game: str, deals: int) -> dict:
     return {"levels": rows, "games": played}
 
 
+def shipped_data() -> dict:
+    """The data file as shipped (every game's ratings, the games they rest on, its recipes
+    and the run that made them), so that a run of some games keeps the others'."""
+    found = json.loads(DATA_PATH.read_text()) if DATA_PATH.exists() else {}
+    data = {part: dict(found.get(part) or {}) for part in ("games", "played", "recipes", "runs")}
+    if any(key.startswith(PREFIX) for key in data["recipes"]):  # one map for every game
+        data["recipes"] = {game: dict(data["recipes"]) for game in data["games"]}
+    for game in data["games"]:  # a file of one run for every game: its command and deals
+        if game not in data["runs"] and "command" in found:
+            data["runs"][game] = {"command": found["command"], "deals": found.get("deals")}
+    return data
+
+
 def run() -> None:
-    """Calibrate each game of LEVELS_GAMES; print the figures, and write the data file
-    when LEVELS_WRITE=1."""
-    data = {
-        "command": f"LEVELS_WRITE=1 LEVELS_DEALS={DEALS} python -m bench levels",
-        "deals": DEALS,
-        "recipes": {f"level:{level}": name for level, name in RECIPES.items()},
-        "games": {},
-        "played": {},
-    }
+    """Calibrate each game of LEVELS_GAMES; print the figures, and write them into the data
+    file when LEVELS_WRITE=1 (the other games' entries are kept)."""
+    data = (
+        shipped_data() if write_asked() else {"games": {}, "played": {}, "recipes": {}, "runs": {}}
+    )
     for game in GAMES:
         started = time.monotonic()
         found = calibrate(game, DEALS)
         data["games"][game] = found["levels"]
         data["played"][game] = found["games"]
+        data["recipes"][game] = {f"level:{level}": name for level, name in recipes(game).items()}
+        data["runs"][game] = {
+            "command": f"LEVELS_WRITE=1 LEVELS_DEALS={DEALS} LEVELS_GAMES={game} "
+            "python -m bench levels",
+            "deals": DEALS,
+        }
         elapsed = time.monotonic() - started
         for name, row in found["levels"].items():
             print(

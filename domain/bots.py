@@ -88,7 +88,7 @@ class BotTable(Mapping):
         if bot is not None:
             return bot
         if levels.level_of(name) is not None:
-            return self[levels.recipe(name)]
+            return self[levels.recipe(name, self.game)]
         if name.startswith(MCTS):
             bot = mcts_bot(mcts_budget(name))
         else:
@@ -112,14 +112,14 @@ class BotTable(Mapping):
 
     def external(self, name: str) -> bool:
         """Whether `name` is a bot of another package."""
-        name = levels.recipe(name)
+        name = levels.recipe(name, self.game)
         return name not in self.builtins and not name.startswith(MCTS) and name in self
 
     def reproducible(self, name: str) -> bool:
         """Whether `name` makes the same move from the same position and rng on any machine
         (built-in bots, `mcts:i<N>`): only such a bot may be a clock's fallback, whose moves
         a replay re-derives."""
-        name = levels.recipe(name)
+        name = levels.recipe(name, self.game)
         if name in self.builtins:
             return True
         return (
@@ -131,7 +131,7 @@ class BotTable(Mapping):
     def searching(self, name: str) -> bool:
         """Whether a move of `name` may take a whole CPU budget (search or another
         package's bot), rather than a few microseconds (the built-in heuristics)."""
-        name = levels.recipe(name)
+        name = levels.recipe(name, self.game)
         return name not in self.builtins and name in self
 
     def with_fallback(self, name: str, fallback: str) -> Callable:

@@ -1,7 +1,8 @@
 """Levels for people: the bot names `level:1` to `level:5`, each a fixed recipe of a bot
-the service already has, from `random` (level 1) through small fixed search budgets and
-`greedy` to the full default `mcts` search (level 5). The order is measured: with a few
-iterations the tree search plays below greedy (`python -m bench levels`).
+the service already has, from `random` (level 1) through `greedy` and small fixed search
+budgets to the full default `mcts` search (level 5). The order is measured per game
+(`python -m bench levels`), so the recipes differ by game: in keltis-card a search of a few
+iterations plays below greedy, in keltis-dice above it.
 
 A level is only another name for its recipe: it plays, costs and reproduces exactly as the
 bot it names, so every place that takes a bot name (games, seats, tournaments, challenges,
@@ -13,14 +14,28 @@ from __future__ import annotations
 import re
 
 PREFIX = "level:"
-RECIPES: dict[int, str] = {
+RECIPES: dict[int, str] = {  # keltis-card's, and any game's without its own
     1: "random",
     2: "mcts:i4",
     3: "mcts:i15",
     4: "greedy",
     5: "mcts",
 }
+GAME_RECIPES: dict[str, dict[int, str]] = {
+    "keltis-dice": {
+        1: "random",
+        2: "greedy",
+        3: "mcts:i15",
+        4: "mcts:i60",
+        5: "mcts",
+    },
+}
 _LEVEL_NAME = re.compile(r"level:([1-9])")
+
+
+def recipes(game: str | None = None) -> dict[int, str]:
+    """The recipe of each level of `game`."""
+    return GAME_RECIPES.get(game, RECIPES) if game is not None else RECIPES
 
 
 def level_names() -> list[str]:
@@ -36,10 +51,10 @@ def level_of(name: object) -> int | None:
     return int(found.group(1))
 
 
-def recipe(name: str) -> str:
-    """The bot name a level stands for; any other name unchanged."""
+def recipe(name: str, game: str | None = None) -> str:
+    """The bot name a level of `game` stands for; any other name unchanged."""
     level = level_of(name)
-    return name if level is None else RECIPES[level]
+    return name if level is None else recipes(game)[level]
 
 
-__all__ = ["PREFIX", "RECIPES", "level_names", "level_of", "recipe"]
+__all__ = ["GAME_RECIPES", "PREFIX", "RECIPES", "level_names", "level_of", "recipe", "recipes"]

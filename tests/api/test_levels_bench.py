@@ -43,4 +43,26 @@ def test_levels_write_1_writes_the_shipped_file(shipped, monkeypatch, capsys):
     assert f"# wrote {shipped}" in capsys.readouterr().out
     data = json.loads(shipped.read_text())
     assert data["games"]["keltis-card"] == FOUND["levels"]
-    assert data["command"].startswith("LEVELS_WRITE=1 ")
+    assert data["runs"]["keltis-card"]["command"].startswith("LEVELS_WRITE=1 ")
+
+
+def test_a_write_of_one_game_keeps_the_other_games_entries(shipped, monkeypatch):
+    dice = {"level:1": {"mu": 3.0, "sigma": 1.0, "games": 2}}
+    shipped.write_text(
+        json.dumps(
+            {
+                "command": "old",
+                "deals": 2,
+                "games": {"keltis-dice": dice},
+                "played": {},
+                "recipes": {"level:4": "greedy"},
+            }
+        )
+    )
+    monkeypatch.setenv("LEVELS_WRITE", "1")
+    levels.run()
+    data = json.loads(shipped.read_text())
+    assert data["games"] == {"keltis-card": FOUND["levels"], "keltis-dice": dice}
+    assert data["runs"]["keltis-dice"] == {"command": "old", "deals": 2}
+    assert data["recipes"]["keltis-card"]["level:4"] == "greedy"
+    assert data["recipes"]["keltis-dice"] == {"level:4": "greedy"}  # the old file's, kept

@@ -7,7 +7,7 @@ import pytest
 
 from application import jobs
 from application.levels import calibration
-from domain.levels import RECIPES, level_names
+from domain.levels import level_names, recipes
 from store.tournaments import TournamentStore
 from tournaments import seeds
 from tournaments.spec import make_spec
@@ -23,7 +23,7 @@ def test_bots_lists_every_level_with_its_rating_and_strength_word(client, game):
     assert set(level_names()) <= set(games[game]["bots"])
     rated = calibration()["games"].get(game, {})
     for level in shown:
-        assert level["recipe"] == RECIPES[level["level"]]
+        assert level["recipe"] == recipes(game)[level["level"]]
         assert level["strength"]
         row = rated.get(level["name"])
         if row:
@@ -33,11 +33,18 @@ def test_bots_lists_every_level_with_its_rating_and_strength_word(client, game):
             assert level["rating"] is None and level["games"] == 0
 
 
-def test_the_shipped_calibration_rates_every_level_of_both_games():
-    games = calibration()["games"]
+def test_the_shipped_calibration_rates_every_level_of_both_games_in_order():
+    """Each level is rated above the one below it (a person's "level 4" is stronger than
+    their "level 2"), on the recipes the service plays now."""
+    shipped = calibration()
     for game in (CARD, "keltis-dice"):
-        assert set(games[game]) == set(level_names())
-        assert all(row["games"] > 0 and row["sigma"] > 0 for row in games[game].values())
+        rows = shipped["games"][game]
+        assert set(rows) == set(level_names())
+        assert all(row["games"] > 0 and row["sigma"] > 0 for row in rows.values())
+        ratings = [rows[name]["mu"] for name in level_names()]
+        assert ratings == sorted(ratings), (game, ratings)
+        made = {f"level:{level}": name for level, name in recipes(game).items()}
+        assert shipped["recipes"][game] == made
 
 
 def test_a_level_seats_in_a_game(client):

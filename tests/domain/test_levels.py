@@ -8,17 +8,26 @@ import hashlib
 import pytest
 
 from application.estimate import move_seconds
-from domain.levels import RECIPES, level_names, level_of, recipe
+from domain.levels import level_names, level_of, recipe, recipes
 from domain.playout import play_game
 from domain.registry import get_rules
 
 GAMES = ["keltis-card", "keltis-dice"]
 
 
-def test_levels_run_from_random_to_the_full_default_search():
+@pytest.mark.parametrize("game", GAMES)
+def test_levels_run_from_random_to_the_full_default_search(game):
     assert level_names() == ["level:1", "level:2", "level:3", "level:4", "level:5"]
-    assert RECIPES[1] == "random" and RECIPES[4] == "greedy" and RECIPES[5] == "mcts"
-    assert recipe("level:3") == RECIPES[3] and recipe("greedy") == "greedy"
+    made = recipes(game)
+    assert made[1] == "random" and made[5] == "mcts" and "greedy" in made.values()
+    assert recipe("level:3", game) == made[3] and recipe("greedy", game) == "greedy"
+
+
+def test_each_game_has_its_own_ladder_of_recipes():
+    """Measured (bench levels): a few search iterations play below greedy in keltis-card and
+    above it in keltis-dice, so greedy is level 4 of one and level 2 of the other."""
+    assert recipes("keltis-card")[4] == "greedy" and recipes("keltis-dice")[2] == "greedy"
+    assert recipe("level:4") == recipes("keltis-card")[4]  # a game without its own: card's
 
 
 @pytest.mark.parametrize("name", ["level:0", "level:6", "level:33", "level3", "Level:3", 3, None])
@@ -31,15 +40,16 @@ def test_every_level_is_a_bot_name_of_both_games_and_is_listed(game):
     bots = get_rules(game).bots
     for name in level_names():
         assert name in bots
-        assert bots[name] is bots[recipe(name)]
+        assert bots[name] is bots[recipe(name, game)]
     assert set(level_names()) <= set(bots)
     assert "level:6" not in bots
 
 
-def test_a_level_is_reproducible_searching_and_costed_as_its_recipe():
-    bots = get_rules("keltis-card").bots
+@pytest.mark.parametrize("game", GAMES)
+def test_a_level_is_reproducible_searching_and_costed_as_its_recipe(game):
+    bots = get_rules(game).bots
     for name in level_names():
-        inner = recipe(name)
+        inner = recipe(name, game)
         assert bots.reproducible(name) == bots.reproducible(inner)
         assert bots.searching(name) == bots.searching(inner)
         assert not bots.external(name)
@@ -53,6 +63,6 @@ def test_a_game_of_levels_plays_exactly_as_the_game_of_their_recipes(game):
     seed = hashlib.sha256(f"levels-{game}".encode()).digest()
     rules = get_rules(game)
     by_level = play_game(rules, ["level:1", "level:3"], seed, 7)
-    by_recipe = play_game(rules, [RECIPES[1], RECIPES[3]], seed, 7)
+    by_recipe = play_game(rules, [recipes(game)[1], recipes(game)[3]], seed, 7)
     assert by_level.result is not None
     assert by_level.events == by_recipe.events
