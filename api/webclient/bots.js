@@ -2,7 +2,7 @@
 // (its `levels` entry {name, level, strength, rating}, or a bot given as such an object),
 // else a built-in hint for the known names.
 const BUILT_IN = {
-  random: {strength: "easy", description: "plays any legal move"},
+  random: {strength: "beginner", description: "plays any legal move"},
   greedy: {strength: "medium", description: "takes the best move it sees now"},
   mcts: {strength: "strong", description: "looks ahead by playing many games out"},
 };
@@ -16,11 +16,17 @@ export function botInfo(entry, described) {
           rating, description: given.description || known.description || ""};
 }
 
-// {game: [botInfo, ...]} from GET /v1/bots: its bots, each with its level entry if any.
+// {game: [botInfo, ...]} from GET /v1/bots: its bots, each with its level entry if any; a
+// bot that is a level's recipe in that game takes that level's strength word and rating.
 export function botsByGame(answer) {
   return Object.fromEntries(answer.games.map((g) => {
     const levels = new Map((g.levels || []).map((level) => [level.name, level]));
-    return [g.game, (g.bots || []).map((bot) => botInfo(bot, levels.get(typeof bot === "string" ? bot : bot.name)))];
+    const recipes = new Map((g.levels || []).filter((level) => level.recipe)
+      .map((level) => [level.recipe, {strength: level.strength, rating: level.rating}]));
+    return [g.game, (g.bots || []).map((bot) => {
+      const name = typeof bot === "string" ? bot : bot.name;
+      return botInfo(bot, levels.get(name) || recipes.get(name));
+    })];
   }));
 }
 

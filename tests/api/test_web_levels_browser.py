@@ -23,7 +23,8 @@ def test_the_lobby_labels_each_level_with_its_rating(live_stack):
             "return Object.fromEntries([...document.querySelectorAll("
             "'[data-testid=seat-1] option')].map((o) => [o.value, o.textContent]));"
         )
-    assert labels["bot:greedy"] == "greedy bot (medium)"
+    greedy = next(level for level in levels if level["recipe"] == "greedy")  # card's level 4
+    assert labels["bot:greedy"] == f"greedy bot ({greedy['strength']})"
     for level in levels:
         label = labels["bot:" + level["name"]]
         assert label.startswith(f"level {level['level']}")

@@ -54,7 +54,10 @@ def test_item7_bots_are_listed_with_their_strength(live_stack, browser):
         "return Object.fromEntries([...document.querySelectorAll('[data-testid=bot-hints] li')]"
         ".map((li) => [li.dataset.bot, li.textContent]))",
     )
-    assert "easy" in hints["random"] and "medium" in hints["greedy"] and "strong" in hints["mcts"]
+    # a built-in bot that is a level's recipe (keltis-card's: the lobby's first game) has
+    # that level's word: random is level 1, greedy level 4, mcts level 5
+    assert "beginner" in hints["random"] and "strong," in hints["greedy"]
+    assert "strongest" in hints["mcts"] and "rating" in hints["greedy"]
     # weakest first: the levels in their order, each built-in bot beside its level's word
     listed = _js(  # an array: the driver may not keep an object's key order
         browser,
@@ -64,12 +67,13 @@ def test_item7_bots_are_listed_with_their_strength(live_stack, browser):
     levels = [name for name in listed if name.startswith("level:")]
     assert levels == sorted(levels)
     assert listed.index("level:1") < listed.index("random") < listed.index("greedy")
-    assert listed.index("greedy") < listed.index("mcts") < listed.index("level:5")
+    assert listed.index("level:4") < listed.index("greedy") < listed.index("level:5")
+    assert listed.index("level:5") < listed.index("mcts")
     options = _js(
         browser,
         "return [...document.querySelectorAll('[data-testid=seat-1] option')].map((o) => o.text)",
     )
-    assert "greedy bot (medium)" in options and "mcts bot (strong)" in options
+    assert "greedy bot (strong)" in options and "mcts bot (strongest)" in options
 
 
 def test_item7_a_bot_described_by_the_service_shows_the_services_words(live_stack, browser):
