@@ -39,7 +39,7 @@ from application.errors import (
     UnratedSeat,
     VersionConflict,
 )
-from domain.bots import fallback_problem
+from domain.bots import fallback_problem, logged_fallback
 from domain.chance import SEED_BYTES, Chance, chance_of
 from domain.errors import KeltisError
 from domain.registry import game_names, get_rules
@@ -255,6 +255,8 @@ class GameService:
         problem = None if clock is None else fallback_problem(rules.bots, clock["fallback"])
         if problem is not None:
             raise InvalidClock(problem)
+        if clock is not None:
+            clock = {**clock, "fallback": logged_fallback(rules.bots, clock["fallback"])}
         options = rules.normalize_options(options)
         game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
         seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)

@@ -155,6 +155,13 @@ def fallback_problem(bots: Mapping, name: object) -> str | None:
     return None
 
 
+def logged_fallback(bots: Mapping, name: str) -> str:
+    """The name a clock's fallback is logged under: a level's recipe in the bots' game, so
+    that a replay, which re-derives the fallback's moves by that name, plays the same bot
+    whatever the levels' recipes become later."""
+    return levels.recipe(name, getattr(bots, "game", None))
+
+
 __all__ = [
     "DEFAULT_MS",
     "MAX_MS",
@@ -163,5 +170,6 @@ __all__ = [
     "BotTable",
     "budgeted",
     "fallback_problem",
+    "logged_fallback",
     "mcts_budget",
 ]

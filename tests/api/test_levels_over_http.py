@@ -57,6 +57,18 @@ def test_a_level_seats_in_a_game(client):
     assert unknown.status_code in (400, 422)
 
 
+@pytest.mark.parametrize("game", [CARD, "keltis-dice"])
+def test_a_level_as_a_clocks_fallback_is_logged_as_its_recipe(client, game):
+    """R3: a replay re-derives the fallback's moves by the logged name, so the log holds the
+    level's recipe in that game, not the level (whose recipe may change later)."""
+    clock = {"move_seconds": 60, "fallback": "level:2"}
+    body = {"game": game, "players": [{"name": "ann"}, {"bot": "greedy"}], "clock": clock}
+    made = client.post("/v1/games", json=body)
+    assert made.status_code == 201, made.json
+    first = client.get(f"/v1/games/{made.json['id']}/events?after=0").json["events"][0]
+    assert first["event"]["clock"]["fallback"] == recipes(game)[2]
+
+
 def test_levels_play_a_tournament(redis_client, monkeypatch, redis_url):
     monkeypatch.setenv("REDIS_URL", redis_url)
     spec = make_spec(CARD, ["level:1", "level:2"], 2, 2, "levels-tournament", games_per_job=2)
