@@ -25,9 +25,15 @@ return 'wait';
 """
 
 # The first enabled target, a lay preferred over a discard over the rest (so that rows grow).
+# A draw takes the deck, except every fourth target click, which prefers a pile: drawing a
+# pile's top each turn (the card just discarded, say) leaves the deck to the other seat alone
+# and made a game run past the click limit (811 versions).
 FIRST_TARGET = """
-const order = ['[data-testid^=target-row-]', '[data-testid^=pile-button-]', '[data-testid=deck]',
-               '[data-testid=stop]', '[data-testid=moves] [data-testid=move]', 'button.target'];
+const clicks = window.keltisTargetClicks = (window.keltisTargetClicks || 0) + 1;
+const deckFirst = clicks % 4 !== 0 ? ['[data-testid=deck]'] : [];
+const order = ['[data-testid^=target-row-]', ...deckFirst, '[data-testid^=pile-button-]',
+               '[data-testid=deck]', '[data-testid=stop]', '[data-testid=moves] [data-testid=move]',
+               'button.target'];
 for (const selector of order) {
   const found = [...document.querySelectorAll(selector)]
     .find((b) => b.tagName === 'BUTTON' && !b.disabled && b.dataset.move);
