@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,37 +35,50 @@ class WebServer:
         self.workers = workers
         self.port = 0
         self.process: subprocess.Popen | None = None
+        self._log = None  # gunicorn's stderr, read back only when it fails to start
 
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
 
-    def start(self, timeout_s: float = 30.0) -> WebServer:
+    def start(self, timeout_s: float = 60.0) -> WebServer:
         self.port = pick_free_port()
         command = gunicorn_command(
             LOOPBACK, self.port, self.workers, extra=("--graceful-timeout", "2")
         )
+        # A file, not a pipe nobody reads (a Redis outage logs one warning per request).
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,  # a Redis outage logs one warning per request
+            stderr=self._log,
             preexec_fn=process_reaper.die_with_parent,
         )
         process_reaper.register(self.process)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise WebServerError(f"gunicorn exited with {self.process.returncode}")
+                raise WebServerError(
+                    f"gunicorn exited with {self.process.returncode}: {self._log_tail()}"
+                )
             try:
                 # Any answer (even 503 while Redis is down) means gunicorn serves.
-                requests.get(self.url + "/v1/bots", timeout=1)
+                requests.get(self.url + "/v1/bots", timeout=5)
                 return self
             except requests.RequestException:
                 time.sleep(0.1)
+        tail = self._log_tail()
         self.close()
-        raise WebServerError("gunicorn did not answer in time")
+        raise WebServerError(f"gunicorn did not answer in {timeout_s:.0f} s: {tail}")
+
+    def _log_tail(self, lines: int = 30) -> str:
+        """The last lines gunicorn wrote to stderr."""
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return "\n".join(self._log.read().decode(errors="replace").splitlines()[-lines:])
 
     def close(self) -> None:
         if self.process is None:
@@ -77,6 +91,9 @@ class WebServer:
                 process_reaper.kill_and_wait(self.process)
         process_reaper.unregister(self.process)
         self.process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def __enter__(self) -> WebServer:
         return self.start()
