@@ -33,9 +33,7 @@ class ChallengeWatch:
         for stored in self.store.get_many(ids):
             if stored is None:
                 continue
-            # An accepted challenge whose game is not made yet is still open to its readers
-            # (application.challenges.present): its "accepted" line waits for the game.
-            status = "open" if stored.game_pending else stored.status
+            status = stored.shown_status  # "accepted" only once its game is made
             before = self.seen.get(stored.id)
             self.seen[stored.id] = status
             if before == status:

@@ -90,7 +90,7 @@ def present(stored: Stored) -> dict:
     repair will make it) still shows as open, without a game id: a client that sees
     "accepted" can open its game at once."""
     spec = stored.spec
-    status = "open" if stored.game_pending else stored.status
+    status = stored.shown_status
     names = {spec["challenger"].lower(): spec["challenger"]}
     names.update({o["account"].lower(): o["account"] for o in spec["opponents"] if "account" in o})
     return {

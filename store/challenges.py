@@ -39,6 +39,12 @@ class Stored:
     game_pending: bool = False  # accepted, its game not confirmed made yet
 
     @property
+    def shown_status(self) -> str:
+        """The status readers see: an accepted challenge whose game is not made yet is still
+        open (its game id and its "accepted" line wait for the game)."""
+        return "open" if self.game_pending else self.status
+
+    @property
     def invitees(self) -> list[str]:
         """The folded names of the accounts challenged."""
         return [o["account"].lower() for o in self.spec["opponents"] if "account" in o]
