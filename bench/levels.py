@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from application.levels import DATA_PATH
-from domain.levels import PREFIX, level_names, recipes
+from domain.levels import level_names, recipes
 from domain.playout import play_game
 from domain.ranking import ranks
 from domain.registry import get_rules
@@ -109,13 +109,7 @@ def shipped_data() -> dict:
     """The data file as shipped (every game's ratings, the games they rest on, its recipes
     and the run that made them), so that a run of some games keeps the others'."""
     found = json.loads(DATA_PATH.read_text()) if DATA_PATH.exists() else {}
-    data = {part: dict(found.get(part) or {}) for part in ("games", "played", "recipes", "runs")}
-    if any(key.startswith(PREFIX) for key in data["recipes"]):  # one map for every game
-        data["recipes"] = {game: dict(data["recipes"]) for game in data["games"]}
-    for game in data["games"]:  # a file of one run for every game: its command and deals
-        if game not in data["runs"] and "command" in found:
-            data["runs"][game] = {"command": found["command"], "deals": found.get("deals")}
-    return data
+    return {part: dict(found.get(part) or {}) for part in ("games", "played", "recipes", "runs")}
 
 
 def run() -> None:

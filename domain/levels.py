@@ -35,7 +35,7 @@ _LEVEL_NAME = re.compile(r"level:([1-9])")
 
 def recipes(game: str | None = None) -> dict[int, str]:
     """The recipe of each level of `game`."""
-    return GAME_RECIPES.get(game, RECIPES) if game is not None else RECIPES
+    return GAME_RECIPES.get(game, RECIPES)
 
 
 def level_names() -> list[str]:

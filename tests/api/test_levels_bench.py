@@ -51,11 +51,10 @@ def test_a_write_of_one_game_keeps_the_other_games_entries(shipped, monkeypatch)
     shipped.write_text(
         json.dumps(
             {
-                "command": "old",
-                "deals": 2,
                 "games": {"keltis-dice": dice},
-                "played": {},
-                "recipes": {"level:4": "greedy"},
+                "played": {"keltis-dice": []},
+                "recipes": {"keltis-dice": {"level:4": "greedy"}},
+                "runs": {"keltis-dice": {"command": "old", "deals": 2}},
             }
         )
     )
@@ -65,4 +64,5 @@ def test_a_write_of_one_game_keeps_the_other_games_entries(shipped, monkeypatch)
     assert data["games"] == {"keltis-card": FOUND["levels"], "keltis-dice": dice}
     assert data["runs"]["keltis-dice"] == {"command": "old", "deals": 2}
     assert data["recipes"]["keltis-card"]["level:4"] == "greedy"
-    assert data["recipes"]["keltis-dice"] == {"level:4": "greedy"}  # the old file's, kept
+    assert data["recipes"]["keltis-dice"] == {"level:4": "greedy"}  # the file's, kept
+    assert data["played"]["keltis-dice"] == []
