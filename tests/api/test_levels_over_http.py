@@ -58,7 +58,7 @@ def test_a_level_seats_in_a_game(client):
 
 
 @pytest.mark.parametrize("game", [CARD, "keltis-dice"])
-def test_a_level_as_a_clocks_fallback_is_logged_as_its_recipe(client, game):
+def test_R3_a_level_as_a_clocks_fallback_is_logged_as_its_recipe(client, game):
     """R3: a replay re-derives the fallback's moves by the logged name, so the log holds the
     level's recipe in that game, not the level (whose recipe may change later)."""
     clock = {"move_seconds": 60, "fallback": "level:2"}

@@ -72,7 +72,7 @@ def test_a_process_without_the_version_reads_and_refuses_another_one(client, oth
     assert moves(other, gid, tokens[0], version).json == moves(client, gid, tokens[0]).json
 
 
-def test_a_forged_or_foreign_token_is_refused_as_by_a_plain_read(client):
+def test_R2_a_forged_or_foreign_token_is_refused_as_by_a_plain_read(client):
     gid, tokens = start_humans(client, CARD, ["ann", "bea"])
     other_gid, other_tokens = start_humans(client, CARD, ["cid", "dan"])
     version = moves(client, gid, tokens[0]).json["version"]  # held by this process
@@ -95,7 +95,7 @@ def test_a_version_that_is_not_one_is_422(client, value):
     assert answer.json["error"]["code"] == "invalid_version"
 
 
-def test_hidden_cards_of_another_seat_are_not_served_at_a_version(client):
+def test_R2_hidden_cards_of_another_seat_are_not_served_at_a_version(client):
     """R2: a seat's token gets its own moves at a version, never another seat's."""
     gid, tokens = start_humans(client, CARD, ["ann", "bea"])
     version = moves(client, gid, tokens[0]).json["version"]
@@ -103,7 +103,7 @@ def test_hidden_cards_of_another_seat_are_not_served_at_a_version(client):
     assert own["seat"] == 1 and own["moves"] == moves(client, gid, tokens[1]).json["moves"]
 
 
-def test_a_spectator_naming_a_version_is_refused_before_the_version_is_compared(client):
+def test_R2_a_spectator_naming_a_version_is_refused_before_the_version_is_compared(client):
     """R2: authenticate first; a request without a seat learns nothing of the version."""
     gid, _ = start_humans(client, CARD, ["ann", "bea"])
     for version in (0, 10**6):
