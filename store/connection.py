@@ -23,6 +23,8 @@ import os
 import redis
 from redis.cluster import RedisCluster
 
+from store.hot_pool import HotPool
+
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 CLUSTER_ENV = "REDIS_CLUSTER"
 QUEUE_ENV = "RQ_REDIS_URL"
@@ -97,8 +99,8 @@ def store_client(url: str, **options) -> redis.Redis | RedisCluster:
 
 
 def standalone_client(url: str, options: dict) -> redis.Redis:
-    """A redis.Redis on its own BlockingConnectionPool (closed with the client)."""
-    return redis.Redis.from_pool(redis.BlockingConnectionPool.from_url(url, **options))
+    """A redis.Redis on its own blocking pool (store.hot_pool; closed with the client)."""
+    return redis.Redis.from_pool(HotPool.from_url(url, **options))
 
 
 def queue_url(store_url: str, configured: str | None = None) -> str:

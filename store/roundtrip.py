@@ -7,7 +7,8 @@ observability hooks, option dicts per command): `execute` does only what such a 
 plain commands needs, on the same pooled connection, with the same results:
 
 - a connection from the client's pool (with the pool's own check that it holds no stale
-  data), given back afterwards;
+  data), given back afterwards; the store's own pool (store.hot_pool) keeps a few clean
+  connections aside instead, without the checks;
 - every reply read before anything is raised (the socket never desyncs), a command's error
   (`redis.ResponseError`, e.g. NoScriptError) returned in its place or, with
   `raise_on_error`, the first one raised;
@@ -28,6 +29,8 @@ from collections.abc import Sequence
 import redis
 from redis.connection import HiredisRespSerializer
 from redis.exceptions import DataError, ResponseError
+
+from store.hot_pool import HotPool, pool_checkout
 
 try:
     from hiredis import pack_command as _HIREDIS_PACK
@@ -78,7 +81,8 @@ class Batch:
 def execute(client: redis.Redis, commands: Sequence[Command], raise_on_error: bool = True) -> list:
     """Send `commands` to a standalone Redis in one write and read their replies."""
     pool = client.connection_pool
-    connection = _checkout(pool)
+    hot = type(pool) is HotPool
+    connection = pool.checkout() if hot else pool_checkout(pool)
     try:
         replies = connection.retry.call_with_retry(
             lambda: _exchange(connection, commands), lambda _error: connection.disconnect()
@@ -87,7 +91,10 @@ def execute(client: redis.Redis, commands: Sequence[Command], raise_on_error: bo
         connection.disconnect()  # replies may be left unread: never reuse the socket as is
         raise
     finally:
-        pool.release(connection)
+        if hot:
+            pool.checkin(connection)
+        else:
+            pool.release(connection)
     callbacks = client.response_callbacks
     for index, (command, reply) in enumerate(zip(commands, replies, strict=True)):
         if isinstance(reply, ResponseError):
@@ -98,13 +105,6 @@ def execute(client: redis.Redis, commands: Sequence[Command], raise_on_error: bo
         if callback is not None:
             replies[index] = callback(reply)
     return replies
-
-
-def _checkout(pool):
-    """`pool.get_connection()`, the pool's own checkout and checks, without the wrapper
-    redis-py puts around it to warn about deprecated arguments (none are passed here)."""
-    undecorated = getattr(type(pool).get_connection, "__wrapped__", None)
-    return pool.get_connection() if undecorated is None else undecorated(pool)
 
 
 def _packed(connection, commands: Sequence[Command]) -> list[bytes]:
@@ -120,7 +120,7 @@ def _packed(connection, commands: Sequence[Command]) -> list[bytes]:
 
 
 def _exchange(connection, commands: Sequence[Command]) -> list:
-    connection.send_packed_command(_packed(connection, commands))
+    connection.send_packed_command(_packed(connection, commands), check_health=False)
     replies = []
     for _ in commands:
         try:
