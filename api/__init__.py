@@ -65,4 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from api import metrics_endpoint  # issue 27: GET /metrics, for the operator only
 
     metrics_endpoint.init_app(app)
+    from api import fast_moves  # issue 27: a move's requests without Flask's machinery
+
+    fast_moves.init_app(app)  # last: it reads what the others put in app.extensions
     return app

@@ -123,9 +123,12 @@ def get_game(game_id: str):
 def get_moves(game_id: str):
     version = _version_query()
     record, seat = moves_at.seat_at(service(), game_id, bearer_token(), seat_header(), version)
-    # LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)
-    moves = presenters.legal_moves(record, seat)
-    return json_response({"version": record.version, "seat": seat, "moves": moves}, 200, [])
+    return json_response(moves_answer(record, seat), 200, [])
+
+
+def moves_answer(record, seat: int) -> dict:
+    """LegalMoves of openapi.yaml as it is (no schema's dump: its values are of their types)."""
+    return {"version": record.version, "seat": seat, "moves": presenters.legal_moves(record, seat)}
 
 
 @blueprint.post("/<game_id>/moves")
@@ -148,12 +151,17 @@ def post_move(game_id: str):
         idempotency_key=key,
         seat=seat_header(),
     )
+    return json_response(answer.body, answer.status, move_headers(answer, minimal))
+
+
+def move_headers(answer, minimal: bool) -> list[tuple[str, str]]:
+    """The headers of a move's answer: its version, and whether it was a repeat or minimal."""
     headers = [("ETag", f'"{answer.body["version"]}"')]
     if answer.repeated:
         headers.append(("Idempotent-Replayed", "true"))
     elif minimal:
         headers.append((prefer.APPLIED_HEADER, prefer.MINIMAL))
-    return json_response(answer.body, answer.status, headers)
+    return headers
 
 
 @blueprint.post("/<game_id>/resign")

@@ -46,7 +46,12 @@ def _check_token(expected: str) -> None:
 def on_metrics_listener(bind: tuple[str, int]) -> bool:
     """Whether the current request came in on the metrics address (False when the server
     does not say which socket it came on)."""
-    connection = request.environ.get(SERVER_SOCKET)
+    return came_on(request.environ, bind)
+
+
+def came_on(environ: dict, bind: tuple[str, int]) -> bool:
+    """`on_metrics_listener` of a WSGI environ."""
+    connection = environ.get(SERVER_SOCKET)
     if connection is None:
         return False
     try:

@@ -42,7 +42,22 @@ def move_command() -> dict:
 def _plain_json_body() -> bytes | None:
     """The body when it is declared exactly `application/json` with a plain Content-Length
     within MAX_CONTENT_LENGTH; None for any other request (the general path reads it)."""
-    environ = request.environ
+    return plain_json_body(request.environ, current_app.config["MAX_CONTENT_LENGTH"])
+
+
+def plain_json_body(environ: dict, max_length: int) -> bytes | None:
+    """`_plain_json_body` of a WSGI environ, read only when it has that shape."""
+    size = plain_json_length(environ, max_length)
+    return None if size is None else read_body(environ, size)
+
+
+def read_body(environ: dict, size: int) -> bytes:
+    """The `size` bytes of a request's body (`_read`)."""
+    return _read(environ["wsgi.input"], size, "wsgi.input_terminated" in environ)
+
+
+def plain_json_length(environ: dict, max_length: int) -> int | None:
+    """The Content-Length of a body of the usual shape (None: any other body)."""
     if environ.get("CONTENT_TYPE") != JSON_TYPE or "HTTP_TRANSFER_ENCODING" in environ:
         return None
     length = environ.get("CONTENT_LENGTH")
@@ -51,9 +66,14 @@ def _plain_json_body() -> bytes | None:
     if not length.isascii() or not length.isdigit():
         return None
     size = int(length)
-    if size > current_app.config["MAX_CONTENT_LENGTH"]:
-        return None
-    return _read(environ["wsgi.input"], size, "wsgi.input_terminated" in environ)
+    return size if size <= max_length else None
+
+
+def usual_command(raw: bytes) -> dict | None:
+    """The command of a plain JSON body read by `plain_json_body` when MoveSchema would
+    load it as it is; None when it needs the schema; ApiError when it is not JSON."""
+    data = parse_json(raw) if raw else None
+    return data if isinstance(data, dict) and _usual(data) else None
 
 
 def _read(stream, size: int, terminated: bool) -> bytes:

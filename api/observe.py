@@ -38,6 +38,7 @@ def request_id(incoming: str | None) -> str:
 
 
 STARTED, ID, ACCOUNT = "keltis.started", "keltis.request_id", "keltis.account"  # environ keys
+SINK_EXTENSION = "keltis_request_log_sink"
 
 
 def note_account(name: str) -> None:
@@ -46,9 +47,42 @@ def note_account(name: str) -> None:
 
 
 def _begin() -> None:
-    environ = request.environ
+    begin(request.environ)
+
+
+def begin(environ: dict) -> None:
+    """Start observing a request: its clock and its id."""
     environ[STARTED] = time.perf_counter()
     environ[ID] = request_id(environ.get("HTTP_X_REQUEST_ID"))
+
+
+def record_answer(
+    environ: dict,
+    sink: Callable[[bytes], object] | None,
+    route: str | None,
+    method: str,
+    path: str,
+    status: int,
+) -> str:
+    """Count one answer begun with `begin` and write its log line to `sink` (None: no
+    line); returns the request id the answer echoes."""
+    seconds = time.perf_counter() - environ[STARTED]
+    metrics.request_answered(route, method, status, seconds)
+    if sink is not None:
+        line = {
+            "at": round(time.time(), 3),
+            "request_id": environ[ID],
+            "method": method[:MAX_METHOD_CHARS],
+            "route": route or metrics.UNMATCHED_ROUTE,
+            "path": path[:MAX_PATH_CHARS],
+            "status": status,
+            "ms": round(seconds * 1000, 2),
+        }
+        account = environ.get(ACCOUNT)
+        if account is not None:
+            line["account"] = account
+        sink(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
+    return environ[ID]
 
 
 def observer(sink: Callable[[bytes], object] | None) -> Callable[[Response], Response]:
@@ -59,27 +93,13 @@ def observer(sink: Callable[[bytes], object] | None) -> Callable[[Response], Res
         req = request._get_current_object()  # one context lookup for all that follows
         environ = req.environ
         if STARTED not in environ:  # an earlier hook refused the request before ours ran
-            _begin()
-        seconds = time.perf_counter() - environ[STARTED]
+            begin(environ)
         rule = req.url_rule
         route = rule.rule if rule is not None else None
         status = response.status_code
-        metrics.request_answered(route, req.method, status, seconds)
-        response.headers[REQUEST_ID_HEADER] = environ[ID]
-        if sink is not None:
-            line = {
-                "at": round(time.time(), 3),
-                "request_id": environ[ID],
-                "method": req.method[:MAX_METHOD_CHARS],
-                "route": route or metrics.UNMATCHED_ROUTE,
-                "path": req.path[:MAX_PATH_CHARS],
-                "status": status,
-                "ms": round(seconds * 1000, 2),
-            }
-            account = environ.get(ACCOUNT)
-            if account is not None:
-                line["account"] = account
-            sink(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
+        response.headers[REQUEST_ID_HEADER] = record_answer(
+            environ, sink, route, req.method, req.path, status
+        )
         return response
 
     return answered
@@ -97,6 +117,9 @@ def log_sink(app: Flask) -> request_log.Sink | None:
 
 
 def init_app(app: Flask) -> None:
-    """Observe every request of `app`; register before the hooks that may refuse one."""
+    """Observe every request of `app`; register before the hooks that may refuse one. The
+    sink is kept in `app.extensions[SINK_EXTENSION]` for api.fast_moves."""
+    sink = log_sink(app)
+    app.extensions[SINK_EXTENSION] = sink
     app.before_request(_begin)
-    app.after_request(observer(log_sink(app)))
+    app.after_request(observer(sink))

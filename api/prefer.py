@@ -17,7 +17,12 @@ MAX_HEADER_CHARS = 1000  # a longer header is not looked into (its preferences a
 
 def wants_minimal() -> bool:
     """True when the request's Prefer header holds `return=minimal`."""
-    text = request.environ.get(ENVIRON_KEY)  # repeated headers arrive joined by commas
+    return minimal_in(request.environ)
+
+
+def minimal_in(environ: dict) -> bool:
+    """`wants_minimal` of a WSGI environ."""
+    text = environ.get(ENVIRON_KEY)  # repeated headers arrive joined by commas
     if not text or len(text) > MAX_HEADER_CHARS:
         return False
     for preference in text.split(","):

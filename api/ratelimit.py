@@ -40,6 +40,7 @@ EXEMPT_PATHS = frozenset({"/healthz", "/openapi.yaml", "/docs", "/metrics"})
 KEY_PREFIX = "keltis:ratelimit"
 LOCAL_ADDRESS = "127.0.0.1"  # the key of a request without a remote address
 EXTENSION = "keltis_rate_limit"
+COUNTED = "keltis.rate_counted"  # environ key: counted already (api.fast_moves)
 
 
 def storage_uri(redis_url: str) -> str:
@@ -108,5 +109,5 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def _count_request():
-        if request.path not in EXEMPT_PATHS:
+        if request.path not in EXEMPT_PATHS and COUNTED not in request.environ:
             rate_limit.hit(request.remote_addr or LOCAL_ADDRESS)
