@@ -31,9 +31,9 @@ from http import HTTPStatus
 import orjson
 from flask import Flask
 
-from api import extensions, metrics_endpoint, observe, prefer, presenters, ratelimit
+from api import extensions, metrics_endpoint, observe, prefer, ratelimit
 from api.auth import MAX_TOKEN_CHARS
-from api.games import IDEMPOTENCY_KEY, move_headers, moves_answer
+from api.games import IDEMPOTENCY_KEY, move_headers, moves_answer, play_move
 from api.json_provider import OPTIONS
 from api.move_body import plain_json_length, read_body, usual_command
 from application import auth, moves_at
@@ -116,14 +116,7 @@ class FastMoves:
         """api.games.post_move without If-Match or X-Keltis-Seat."""
         expected = command.pop("expected_version", None)
         minimal = prefer.minimal_in(environ)
-        answer = self.games.play(
-            game_id,
-            token,
-            command,
-            presenters.minimal_move_result if minimal else presenters.move_result,
-            expected_version=expected,
-            idempotency_key=key,
-        )
+        answer = play_move(self.games, game_id, token, command, expected, key, minimal)
         return answer.status, answer.body, move_headers(answer, minimal)
 
     def _answer(self, environ: dict, start_response, method: str, answer: tuple):

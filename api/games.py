@@ -142,16 +142,16 @@ def post_move(game_id: str):
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "invalid_idempotency_key", "Idempotency-Key: 1-200 visible ASCII")
     minimal = prefer.wants_minimal()
-    answer = service().play(
-        game_id,
-        token,
-        command,
-        presenters.minimal_move_result if minimal else presenters.move_result,
-        expected_version=expected,
-        idempotency_key=key,
-        seat=seat_header(),
-    )
+    answer = play_move(service(), game_id, token, command, expected, key, minimal, seat_header())
     return json_response(answer.body, answer.status, move_headers(answer, minimal))
+
+
+def play_move(games, game_id, token, command, expected, key, minimal: bool, seat=None):
+    """The service's answer to a move: rendered whole, or minimal (Prefer: return=minimal)."""
+    render = presenters.minimal_move_result if minimal else presenters.move_result
+    return games.play(
+        game_id, token, command, render, expected_version=expected, idempotency_key=key, seat=seat
+    )
 
 
 def move_headers(answer, minimal: bool) -> list[tuple[str, str]]:
