@@ -45,6 +45,7 @@ ROUTE = "/v1/games/<game_id>/moves"  # the URL rule, as the metrics and the log 
 MOVES_PATH = re.compile(r"/v1/games/([!-.0-~]+)/moves")
 VERSION_QUERY = re.compile(r"version=([0-9]{1,15})", re.ASCII)
 JSON_OPTIONS = OPTIONS | orjson.OPT_APPEND_NEWLINE
+STATUS_LINES = {200: "200 OK"}  # the usual one, without the enum's lookup
 PER_SEAT_HEADERS = (("Vary", "Authorization"), ("Cache-Control", "private, no-store"))
 
 
@@ -130,7 +131,7 @@ class FastMoves:
             environ, self.sink, ROUTE, method, environ["PATH_INFO"], status
         )
         headers.append((observe.REQUEST_ID_HEADER, request_id))
-        start_response(f"{status} {HTTPStatus(status).phrase}", headers)
+        start_response(STATUS_LINES.get(status) or f"{status} {HTTPStatus(status).phrase}", headers)
         return [raw]
 
     def _error(self, environ: dict, start_response, error: Exception):

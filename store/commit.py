@@ -1,10 +1,11 @@
 """Committing a game's new version: its append, then its index writes, made only if the
 append happened (never a version the log does not hold).
 
-On a standalone Redis both go in one round trip: the append script, then the index script
-(`store/lua/index_after_append.lua`), which checks that the log holds the batch's last entry
-at the new version before writing. On a Redis Cluster the index keys sit on other slots:
-the index is written in a second round trip, after an append that succeeded.
+On a standalone Redis both run in one script call: `store/lua/commit_wrapper.lua` runs the
+append script, then, when it appended, the index script
+(`store/lua/index_after_append.lua`, which also checks that the log holds the batch's last
+entry at the new version). On a Redis Cluster the index keys sit on other slots: the index
+is written in a second round trip, after an append that succeeded.
 """
 
 from __future__ import annotations
@@ -20,6 +21,17 @@ from store.roundtrip import Batch
 FIXED_APPEND_ARGS = 6  # the append script's arguments before its entries
 
 
+def commit_script() -> str:
+    """The text of the one-call commit: the wrapper with the two scripts' bodies."""
+    text = load_script("commit_wrapper.lua")
+    for name in ("append.lua", "index_after_append.lua"):
+        marker = f"\n--@{name}\n"
+        if text.count(marker) != 1:
+            raise RuntimeError(f"commit_wrapper.lua must mark the place of {name} once")
+        text = text.replace(marker, f"\n{load_script(name)}\n")
+    return text
+
+
 class Committer:
     """Appends a decided batch and indexes the version it makes."""
 
@@ -27,7 +39,7 @@ class Committer:
         self.store = store
         self.client = store.client
         self.clustered = isinstance(self.client, RedisCluster)
-        self.index_script = self.client.register_script(load_script("index_after_append.lua"))
+        self.commit_script = self.client.register_script(commit_script())
 
     def commit(
         self, request: AppendRequest, after: GameRecord, before: GameRecord | None
@@ -45,38 +57,33 @@ class Committer:
         channels = notify.channels_of(after.game_id, accounts)
         if index.account_to_move(after):  # wake the webhook threads (workers.webhooks)
             channels.append(keys.account_turns_channel())
-        notices = (channels, notify.message(after))
-        script_keys, args = self.store.script_call(request, after)
-        last_entry = args[FIXED_APPEND_ARGS + len(request.entries) - 1]
-        log_key = keys.log(request.game_id)
+        append_keys, append_args = self.store.script_call(request, after)
+        last_entry = append_args[FIXED_APPEND_ARGS + len(request.entries) - 1]
+        index_keys, index_args = index.after_append_call(
+            after, before, keys.log(request.game_id), last_entry, (channels, notify.message(after))
+        )
+        call = (
+            "EVALSHA",
+            self.commit_script.sha,
+            len(append_keys) + len(index_keys),
+            *append_keys,
+            *index_keys,
+            len(append_keys),
+            len(append_args),
+            *append_args,
+            *index_args,
+        )
         for _ in range(2):
-            pipe = Batch(self.client)
-            sha = self.store.append_script.sha
-            pipe.evalsha(sha, len(script_keys), *script_keys, *args)
-            index.update_after_append(
-                pipe, self.index_script, after, before, log_key, last_entry, notices
-            )
-            appended, indexed = pipe.execute(raise_on_error=False)
-            if isinstance(appended, NoScriptError):  # nothing ran: load the scripts, resend
-                self._load_scripts()
+            batch = Batch(self.client)
+            batch.commands.append(call)
+            (reply,) = batch.execute(raise_on_error=False)
+            if isinstance(reply, NoScriptError):  # nothing ran: load the script, send again
+                self.client.script_load(self.commit_script.script)
                 continue
-            if isinstance(appended, Exception):
-                raise appended
-            if isinstance(indexed, NoScriptError):  # appended; the index script alone again
-                self._load_scripts()
-                pipe = Batch(self.client)
-                index.update_after_append(
-                    pipe, self.index_script, after, before, log_key, last_entry, notices
-                )
-                (indexed,) = pipe.execute(raise_on_error=False)
-            if isinstance(indexed, Exception):
-                raise indexed
-            return self.store.result_of(appended)
-        raise NoScriptError("the store's scripts could not be loaded")
-
-    def _load_scripts(self) -> None:
-        self.client.script_load(self.store.append_script.script)
-        self.client.script_load(self.index_script.script)
+            if isinstance(reply, Exception):
+                raise reply
+            return self.store.result_of(reply)
+        raise NoScriptError("the store's commit script could not be loaded")
 
     def write_index(
         self, record: GameRecord, before: GameRecord | None = None, listed: bool | None = None

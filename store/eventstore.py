@@ -40,6 +40,10 @@ class AppendStatus(StrEnum):
     UNAUTHORIZED = "unauthorized"  # the checked seat's token hash did not match
 
 
+# The script's status replies as redis-py returns them (bytes), without the enum's lookup.
+_STATUS_OF_REPLY = {status.value.encode(): status for status in AppendStatus}
+
+
 @dataclass(frozen=True, slots=True)
 class AppendRequest:
     """One atomic append to a game's log.
@@ -273,7 +277,7 @@ class EventStore:
     @staticmethod
     def result_of(reply: list) -> AppendResult:
         """The AppendResult of the append script's reply."""
-        status = AppendStatus(text(reply[0]))
+        status = _STATUS_OF_REPLY.get(reply[0]) or AppendStatus(text(reply[0]))
         if status is AppendStatus.DUPLICATE:
             return AppendResult(status, first_answer=orjson.loads(reply[1]))
         return AppendResult(status, version=int(reply[1]))

@@ -62,17 +62,16 @@ class Writes:
         self.commands.append(("PUBLISH", None, [channel, message]))
 
 
-def update_after_append(
-    pipe: redis.client.Pipeline,
-    script,
+def after_append_call(
     record: GameRecord,
     before: GameRecord | None,
     log_key: str,
     last_entry: bytes,
     notices: tuple[list[str], bytes] | None = None,
-) -> None:
-    """Queue `update`'s writes as one script that makes them only if the log holds
-    `last_entry` at `record.version` (the append queued before it on `pipe` happened).
+) -> tuple[list[str], list]:
+    """The keys and arguments of `store/lua/index_after_append.lua` for `update`'s writes:
+    made only if the log holds `last_entry` at `record.version` (the append before them
+    happened).
 
     `notices` (channels, message) are published by the same script, after the writes, so a
     notification tells of a version only once the log holds it. Standalone Redis only: the
@@ -87,7 +86,7 @@ def update_after_append(
             script_keys.append(key)
         position = 0 if key is None else script_keys.index(key) + 1
         args.extend((command, position, len(arguments), *arguments))
-    pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
+    return script_keys, args
 
 
 def of_a_deal(record: GameRecord) -> bool:

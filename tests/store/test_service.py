@@ -187,3 +187,14 @@ def test_the_index_rebuild_skips_a_log_that_is_not_a_game(redis_client):
         assert service.rebuild_index() >= 0  # the stray log is skipped, not fatal
     finally:
         redis_client.delete(keys.log(stray))
+
+
+def test_a_move_after_a_script_flush_is_appended_and_indexed_once(service, toy, redis_client):
+    """A server that lost its scripts (a restart, SCRIPT FLUSH) ran nothing of the commit:
+    the script is loaded and the commit sent again, whole."""
+    record, seat_tokens, _ = service.create(toy, [{"name": "a"}, {"name": "b"}], {})
+    redis_client.script_flush()
+    service.play(record.game_id, seat_tokens[0], {"action": "pass"}, render)
+    assert redis_client.llen(keys.log(record.game_id)) == record.version + 1
+    listed = {g["id"]: g for g in service.list_games(None, toy, None, 100)[0]}
+    assert listed[record.game_id]["version"] == record.version + 1
