@@ -46,6 +46,8 @@ FEEDS = tuple(tuple(0 <= g <= 1 for g in GAP[s]) for s in range(36))
 DELTA = tuple(row_points(n + 1) - row_points(n) for n in range(40))
 POINT_ON_ROW = tuple(d + 2.0 for d in DELTA)
 WISH_GAIN = tuple(stone_points(h + 1) - stone_points(h) + 1.5 for h in range(12))
+# A kind's colour and face (0-10, 11 an end card); -1 for a point card.
+_COLOUR = tuple(-1 if k >= POINT_BASE else k // 12 for k in range(71))
 _FACE = tuple(-1 if k >= POINT_BASE else k % 12 for k in range(71))
 # The value greedy pairs with a stone: a number card's or a point card's; None for an end.
 _VALUE = tuple(
@@ -54,123 +56,109 @@ _VALUE = tuple(
 _WISH_VALUE = tuple(v if v is not None and 1 <= v <= 9 else 0 for v in _VALUE)
 
 
-class _Hand:
-    """The seat to move's rows and hand as greedy reads them."""
+def _stranded(status: int, face: int, v: int) -> int:
+    """Whether laying `face` on an open row leaves the hand's `v` behind (lay_score)."""
+    if not EMPTY < status < CLOSED or v == face:
+        return 0
+    last = LAST_VALUE[status]
+    between = last <= v < face or face < v <= last
+    behind = (status - 1) // 11 == 0 and (v - last) * (face - last) < 0
+    return int(between or behind)
 
-    __slots__ = ("counts", "hand", "opponents", "same", "status")
 
-    def __init__(self, sim, seat: int):
-        self.hand = sim.hands[seat]
-        self.status = sim.status[seat]
-        self.counts = sim.counts[seat]
-        self.opponents = [sim.status[s] for s in range(sim.players) if s != seat]
-        same: list[list[int]] = [[], [], [], [], []]
-        for kind in self.hand:
-            if kind < POINT_BASE:
-                face = kind % 12
-                if face != _END:
-                    same[kind // 12].append(face)
-        self.same = same  # each colour's number-card values in hand
+# lay_score's counts over the colour's number cards in hand, as 0/1 per value in hand:
+# STRANDED[status][face][v] (v left behind by laying face), FITTING[face][v] (v follows
+# face on an empty row), TAKES[status][v] (the row can still take v).
+STRANDED = tuple(
+    tuple(tuple(_stranded(s, f, v) for v in range(11)) for f in range(11)) for s in range(36)
+)
+FITTING = tuple(
+    tuple(int(v != f and (v >= f if f <= 5 else v <= f)) for v in range(11)) for f in range(11)
+)
+TAKES = tuple(tuple(int(g != _NO_GAP) for g in GAP[s]) for s in range(36))
+# lay_score on an empty row: EMPTY_LAY[late][face][fitting].
+EMPTY_LAY = tuple(
+    tuple(
+        tuple(-2.8 + 1.1 * fitting - 0.35 * min(f, 10 - f) - penalty for fitting in range(20))
+        for f in range(11)
+    )
+    for penalty in (0.0, 3.0)
+)
 
-    def keep(self, kind: int) -> float:
-        """greedy's keep_value of a card."""
-        if kind >= POINT_BASE:
-            value = kind - POINT_BASE
-            for status in self.status:
-                if LAST_VALUE[status] == value:
-                    return KEEP_POINT[1]
-            return KEEP_POINT[0]
-        colour, face = divmod(kind, 12)
-        status = self.status[colour]
-        if face == _END:
-            if status >= CLOSED:
-                return 2.0
-            return 1.5 if self.counts[colour] >= 3 else 0.2
-        if status == EMPTY:
-            return KEEP_EMPTY[len(self.same[colour])]
-        return KEEP[status][face]
 
-    def feeds(self, kind: int) -> float:
-        if kind >= POINT_BASE:
-            return 0.5
-        colour, face = divmod(kind, 12)
-        if face == _END:
-            return 0.0
-        for rows in self.opponents:
-            if FEEDS[rows[colour]][face]:
-                return 0.8
-        return 0.0
-
-    def lay(self, kind: int, late: bool) -> float:
-        """greedy's lay_score of a colour card on its row."""
-        colour, face = divmod(kind, 12)
-        status = self.status[colour]
-        count = self.counts[colour]
-        delta = DELTA[count]
-        same = self.same[colour]
-        if face == _END:
-            if status >= CLOSED:
-                return delta + 1.0
-            if count == 0:
-                return -6.0
-            gaps = GAP[status]
-            potential = sum(1 for v in same if gaps[v] != _NO_GAP)
-            return delta - 1.2 * potential + (2.0 if late else -0.5)
-        gap = GAP[status][face]
-        if gap == _NO_GAP:
-            return -10.0
-        if gap < 0:
-            followers = [v for v in same if v != face]
-            if face <= 5:
-                fitting = sum(1 for v in followers if v >= face)
-            else:
-                fitting = sum(1 for v in followers if v <= face)
-            edge = min(face, 10 - face)
-            penalty = 3.0 if late else 0.0
-            return -2.8 + 1.1 * fitting - 0.35 * edge - penalty
-        stranded = 0
-        last = LAST_VALUE[status]
-        undecided = (status - 1) // 11 == 0
-        for v in same:
-            if v == face:
-                continue
-            between = last <= v < face or face < v <= last
-            behind = undecided and (v - last) * (face - last) < 0
-            stranded += between or behind
-        return delta + 2.0 - 0.7 * gap - 0.9 * stranded
+def _keep(kind: int, status: list, counts: list, hand: list) -> float:
+    """greedy's keep_value of a card for the seat of `status`, `counts` and `hand`."""
+    if kind >= POINT_BASE:
+        value = kind - POINT_BASE
+        for row in status:
+            if LAST_VALUE[row] == value:
+                return KEEP_POINT[1]
+        return KEEP_POINT[0]
+    colour = _COLOUR[kind]
+    face = _FACE[kind]
+    row = status[colour]
+    if face == _END:
+        if row >= CLOSED:
+            return 2.0
+        return 1.5 if counts[colour] >= 3 else 0.2
+    if row == EMPTY:
+        low = colour * 12
+        return KEEP_EMPTY[sum(1 for k in hand if low <= k < low + _END)]
+    return KEEP[row][face]
 
 
 def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
-    view = _Hand(sim, seat)
-    hand = view.hand
-    status = view.status
-    late = len(sim.deck) - sim.pos < 8
-    distinct = list(dict.fromkeys(hand))
-    keeps = {kind: view.keep(kind) for kind in distinct}
-    codes = distinct[:]
-    scores = [-0.5 - keeps[kind] - view.feeds(kind) for kind in distinct]
+    """The play step: discards, wishes, lays (`commands._play_options` order)."""
+    hand = sim.hands[seat]
+    status = sim.status[seat]
+    counts = sim.counts[seat]
+    all_status = sim.status
+    opponents = [all_status[s] for s in range(sim.players) if s != seat]
+    same: list[list[int]] = [[], [], [], [], []]
+    for kind in hand:
+        face = _FACE[kind]
+        if 0 <= face < _END:
+            same[_COLOUR[kind]].append(face)
+    codes: list[int] = []
+    scores: list[float] = []
+    keeps: dict[int, float] = {}
+    for kind in hand:  # sorted: each distinct kind once, in order
+        if kind in keeps:
+            continue
+        if kind >= POINT_BASE:
+            keep = _keep(kind, status, counts, hand)
+            feeds = 0.5
+        else:
+            colour = _COLOUR[kind]
+            face = _FACE[kind]
+            row = status[colour]
+            feeds = 0.0
+            if face == _END:
+                keep = 2.0 if row >= CLOSED else 1.5 if counts[colour] >= 3 else 0.2
+            else:
+                keep = KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
+                for rows in opponents:
+                    if FEEDS[rows[colour]][face]:
+                        feeds = 0.8
+                        break
+        keeps[kind] = keep
+        codes.append(kind)
+        scores.append(-0.5 - keep - feeds)
     table = sim.table
     wishable = [kind for kind in hand if table >> _WISH_VALUE[kind] & 1]
     if len(wishable) > 1:
         gain = WISH_GAIN[sim.held[seat]]
-        seen = set()
         for i, low in enumerate(wishable):
             value = _WISH_VALUE[low]
             for high in wishable[i + 1 :]:
                 if _WISH_VALUE[high] == value:
                     code = WISH_BASE + low * 71 + high
-                    if code not in seen:
-                        seen.add(code)
+                    if code not in codes:
                         codes.append(code)
                         scores.append(gain - (keeps[low] + keeps[high]) + 0.3)
-    counts = view.counts
-    for kind in distinct:
-        if kind < POINT_BASE:
-            colour = kind // 12
-            if NEXT_STATUS[status[colour]][kind % 12] >= 0:
-                codes.append(LAY_BASE + kind * 6 + colour)
-                scores.append(view.lay(kind, late))
-        else:
+    late = len(sim.deck) - sim.pos < 8
+    for kind in keeps:
+        if kind >= POINT_BASE:
             value = kind - POINT_BASE
             base = LAY_BASE + kind * 6
             for row in range(5):
@@ -179,25 +167,57 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
                     scores.append(POINT_ON_ROW[counts[row]])
             codes.append(base + 5)
             scores.append(1.0)
+            continue
+        colour = _COLOUR[kind]
+        face = _FACE[kind]
+        row = status[colour]
+        if NEXT_STATUS[row][face] < 0:
+            continue
+        codes.append(LAY_BASE + kind * 6 + colour)
+        count = counts[colour]
+        if face == _END:
+            if row >= CLOSED:
+                scores.append(DELTA[count] + 1.0)
+            elif count == 0:
+                scores.append(-6.0)
+            else:
+                takes = TAKES[row]
+                potential = 0
+                for v in same[colour]:
+                    potential += takes[v]
+                scores.append(DELTA[count] - 1.2 * potential + (2.0 if late else -0.5))
+            continue
+        gap = GAP[row][face]
+        if gap < 0:  # an empty row (a legal lay is never against the row's direction)
+            fits = FITTING[face]
+            fitting = 0
+            for v in same[colour]:
+                fitting += fits[v]
+            scores.append(EMPTY_LAY[late][face][fitting])
+        else:
+            strands = STRANDED[row][face]
+            stranded = 0
+            for v in same[colour]:
+                stranded += strands[v]
+            scores.append(DELTA[count] + 2.0 - 0.7 * gap - 0.9 * stranded)
     return codes, scores
 
 
 def _draw_options(sim, seat: int) -> tuple[list[int], list[float]]:
+    """The draw step: the deck, then every pile neither banned nor empty."""
     codes = [_DECK_CODE]
     scores = [1.0]
     piles = sim.piles
     banned = sim.banned
-    view = None
     for pile in range(6):
         if banned >> pile & 1 or not piles[pile]:
             continue
-        if view is None:
-            view = _Hand(sim, seat)
+        hand = sim.hands[seat]
         top = piles[pile][-1]
-        score = view.keep(top)
+        score = _keep(top, sim.status[seat], sim.counts[seat], hand)
         value = _VALUE[top]
         if value is not None and sim.table >> value & 1:
-            for kind in view.hand:
+            for kind in hand:
                 if _VALUE[kind] == value:
                     score += 1.5
                     break

@@ -24,6 +24,8 @@ FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
 GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
 _POINTS = (*ROW_POINTS, *[10] * 20)
 _PILE = tuple(5 if k >= POINT_BASE else k // 12 for k in range(71))
+_COLOUR = tuple(-1 if k >= POINT_BASE else k // 12 for k in range(71))
+_FACE = tuple(-1 if k >= POINT_BASE else k % 12 for k in range(71))
 
 
 def _room(status: int) -> int:
@@ -209,7 +211,6 @@ def estimate(sim: CardSim, seat: int) -> float:
     its open rows, and a share of the turns left spread over them."""
     counts = sim.counts[seat]
     status = sim.status[seat]
-    hand = sim.hands[seat]
     step = sim.step
     if step == FINISHED:
         turns, fit_share = 0.0, 0.0
@@ -217,20 +218,26 @@ def estimate(sim: CardSim, seat: int) -> float:
         turns, fit_share = 0.0, 0.3
     else:
         turns, fit_share = (len(sim.deck) - sim.pos) / sim.players, FIT_SHARE
+    fits = [0, 0, 0, 0, 0]
+    point_cards = 0
+    for kind in sim.hands[seat]:
+        if kind >= POINT_BASE:
+            point_cards += 1
+        else:
+            colour = _COLOUR[kind]
+            if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
+                fits[colour] += 1
     total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)]
-    total += fit_share * sum(1 for k in hand if k >= POINT_BASE)
+    total += fit_share * point_cards
+    growth = GROWTH * turns
     for colour in range(5):
         count = counts[colour]
         row = status[colour]
         if row >= CLOSED:
             total += _POINTS[count]
             continue
-        fits = 0
-        for kind in hand:
-            if kind < POINT_BASE and kind // 12 == colour and NEXT_STATUS[row][kind % 12] >= 0:
-                fits += 1
         room = ROOM[row]
-        expected = count + min(1.4 * room, fit_share * fits + GROWTH * turns * room / 11)
+        expected = count + min(1.4 * room, fit_share * fits[colour] + growth * room / 11)
         low = int(expected)
         points = _POINTS[low] + (expected - low) * (_POINTS[low + 1] - _POINTS[low])
         total += max(0.0, points) if count == 0 else points
