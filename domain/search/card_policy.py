@@ -107,24 +107,30 @@ def _keep(kind: int, status: list, counts: list, hand: list) -> float:
     return KEEP[row][face]
 
 
+# The colour of a number card (-1: an end or point card); a colour card's lay code.
+_SLOT = tuple(-1 if k >= POINT_BASE or k % 12 == _END else k // 12 for k in range(71))
+_LAY = tuple(LAY_BASE + k * 6 + (k // 12 if k < POINT_BASE else 0) for k in range(71))
+
+
 def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
     """The play step: discards, wishes, lays (`commands._play_options` order)."""
     hand = sim.hands[seat]
     status = sim.status[seat]
     counts = sim.counts[seat]
-    all_status = sim.status
-    opponents = [all_status[s] for s in range(sim.players) if s != seat]
-    same: list[list[int]] = [[], [], [], [], []]
+    same: list[list[int]] = [[], [], [], [], []]  # each colour's number cards' values
     for kind in hand:
-        face = _FACE[kind]
-        if 0 <= face < _END:
-            same[_COLOUR[kind]].append(face)
+        slot = _SLOT[kind]
+        if slot >= 0:
+            same[slot].append(kind - slot * 12)
     codes: list[int] = []
     scores: list[float] = []
     keeps: dict[int, float] = {}
+    opponents = None
+    prev = -1
     for kind in hand:  # sorted: each distinct kind once, in order
-        if kind in keeps:
+        if kind == prev:
             continue
+        prev = kind
         if kind >= POINT_BASE:
             keep = _keep(kind, status, counts, hand)
             feeds = 0.5
@@ -137,6 +143,9 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
                 keep = 2.0 if row >= CLOSED else 1.5 if counts[colour] >= 3 else 0.2
             else:
                 keep = KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
+                if opponents is None:
+                    all_status = sim.status
+                    opponents = [all_status[s] for s in range(sim.players) if s != seat]
                 for rows in opponents:
                     if FEEDS[rows[colour]][face]:
                         feeds = 0.8
@@ -173,9 +182,9 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
         row = status[colour]
         if NEXT_STATUS[row][face] < 0:
             continue
-        codes.append(LAY_BASE + kind * 6 + colour)
-        count = counts[colour]
+        codes.append(_LAY[kind])
         if face == _END:
+            count = counts[colour]
             if row >= CLOSED:
                 scores.append(DELTA[count] + 1.0)
             elif count == 0:
@@ -186,9 +195,7 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
                 for v in same[colour]:
                     potential += takes[v]
                 scores.append(DELTA[count] - 1.2 * potential + (2.0 if late else -0.5))
-            continue
-        gap = GAP[row][face]
-        if gap < 0:  # an empty row (a legal lay is never against the row's direction)
+        elif row == EMPTY:
             fits = FITTING[face]
             fitting = 0
             for v in same[colour]:
@@ -199,7 +206,7 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
             stranded = 0
             for v in same[colour]:
                 stranded += strands[v]
-            scores.append(DELTA[count] + 2.0 - 0.7 * gap - 0.9 * stranded)
+            scores.append(DELTA[counts[colour]] + 2.0 - 0.7 * GAP[row][face] - 0.9 * stranded)
     return codes, scores
 
 
