@@ -68,51 +68,81 @@ def unseen(view: dict) -> tuple[list[int], list[list[int]]]:
     return [kind for kind, count in sorted(pool.items()) for _ in range(count)], known
 
 
+class Dealer:
+    """Determinizations of one view: the view is read once; each deal shuffles the cards
+    the viewer cannot see with `rng` and deals them (`determinize`)."""
+
+    def __init__(self, view: dict):
+        self.view = view
+        self.pool, self.known = unseen(view)
+        self.own = tuple(sorted(_kinds(view["hand"])))
+        self.template: CardSim | None = None
+
+    def _deal(self, rng) -> tuple[tuple, tuple, tuple]:
+        """(every seat's hand, the draw pile, the removed cards) of one shuffle."""
+        view = self.view
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        me = view["viewer"]
+        known = self.known
+        hands = []
+        at = 0
+        for seat in view["seats"]:
+            if seat["seat"] == me:
+                hands.append(self.own)
+                continue
+            extra = seat["hand_size"] - len(known[seat["seat"]])
+            hands.append(tuple(sorted(known[seat["seat"]] + pool[at : at + extra])))
+            at += extra
+        deck = tuple(pool[at : at + view["deck_size"]])
+        return tuple(hands), deck, tuple(pool[at + view["deck_size"] :])
+
+    def state(self, rng) -> CardState:
+        """A full state consistent with the view, hidden cards dealt uniformly at random."""
+        return self._state(*self._deal(rng))
+
+    def sim(self, rng) -> CardSim:
+        """The position of `state(rng)` (the same deal for the same rng)."""
+        hands, deck, removed = self._deal(rng)
+        if self.template is None:
+            self.template = CardSim.of(self._state(hands, deck, removed))
+        return self.template.dealt(hands, deck)
+
+    def _state(self, hands: tuple, deck: tuple, removed: tuple) -> CardState:
+        view = self.view
+        state = object.__new__(CardState)
+        state.setup = Setup(view["players"], {}, deck, removed)
+        state.deck_pos = 0
+        state.hands = hands
+        state.shown = tuple(tuple(sorted(cards)) for cards in self.known)
+        rows, statuses, held = [], [], []
+        for seat in view["seats"]:
+            seat_rows = [tuple(_kinds(seat["rows"][c]["cards"])) for c in COLOURS]
+            statuses.append(tuple(_status(cards) for cards in seat_rows))
+            rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
+            held.append(sum(1 << v for v in seat["stones"]))
+        state.rows = tuple(rows)
+        state.row_status = tuple(statuses)
+        state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
+        state.stones_table = sum(1 << v for v in view["stones_on_table"])
+        state.stones_held = tuple(held)
+        state.closed_rows = view["closed_rows"]
+        state.to_move = view["to_move"]
+        state.step = view["step"]
+        state.draws_owed = view["draws_owed"]
+        state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
+        final = view["final_round"]
+        state.ender = final and final["ended_by"]
+        state.end_reason = final and final["reason"]
+        state.final_left = final["turns_left"] if final else 0
+        state.laid_in_final = final["laid_this_turn"] if final else 0
+        state._legal = None
+        return state
+
+
 def determinize(view: dict, rng) -> CardState:
     """A full state consistent with `view`, hidden cards dealt uniformly at random."""
-    pool, known = unseen(view)
-    rng.shuffle(pool)
-    me = view["viewer"]
-    hands = []
-    at = 0
-    for seat in view["seats"]:
-        if seat["seat"] == me:
-            hands.append(tuple(sorted(_kinds(view["hand"]))))
-            continue
-        extra = seat["hand_size"] - len(known[seat["seat"]])
-        hands.append(tuple(sorted(known[seat["seat"]] + pool[at : at + extra])))
-        at += extra
-    deck = tuple(pool[at : at + view["deck_size"]])
-    removed = tuple(pool[at + view["deck_size"] :])
-    players = view["players"]
-    state = object.__new__(CardState)
-    state.setup = Setup(players, {}, deck, removed)
-    state.deck_pos = 0
-    state.hands = tuple(hands)
-    state.shown = tuple(tuple(sorted(cards)) for cards in known)
-    rows, statuses, held = [], [], []
-    for seat in view["seats"]:
-        seat_rows = [tuple(_kinds(seat["rows"][c]["cards"])) for c in COLOURS]
-        statuses.append(tuple(_status(cards) for cards in seat_rows))
-        rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
-        held.append(sum(1 << v for v in seat["stones"]))
-    state.rows = tuple(rows)
-    state.row_status = tuple(statuses)
-    state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
-    state.stones_table = sum(1 << v for v in view["stones_on_table"])
-    state.stones_held = tuple(held)
-    state.closed_rows = view["closed_rows"]
-    state.to_move = view["to_move"]
-    state.step = view["step"]
-    state.draws_owed = view["draws_owed"]
-    state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
-    final = view["final_round"]
-    state.ender = final and final["ended_by"]
-    state.end_reason = final and final["reason"]
-    state.final_left = final["turns_left"] if final else 0
-    state.laid_in_final = final["laid_this_turn"] if final else 0
-    state._legal = None
-    return state
+    return Dealer(view).state(rng)
 
 
 def step(state, move, chance=None):
@@ -183,4 +213,4 @@ def greedy_move(state: CardState, rng):
     return COMMANDS[greedy_code(CardSim.of(state), rng)]
 
 
-__all__ = ["determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]
+__all__ = ["Dealer", "determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]

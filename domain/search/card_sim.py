@@ -88,6 +88,14 @@ class CardSim:
         sim.laid = state.laid_in_final
         return sim
 
+    def dealt(self, hands: tuple, deck: tuple) -> CardSim:
+        """A copy with other hands (sorted kinds) and a fresh draw pile `deck`."""
+        sim = self.copy()
+        sim.hands = [list(hand) for hand in hands]
+        sim.deck = deck
+        sim.pos = 0
+        return sim
+
     def copy(self) -> CardSim:
         sim = object.__new__(CardSim)
         sim.players = self.players

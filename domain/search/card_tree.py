@@ -1,7 +1,7 @@
 """keltis-card for the tree search (`domain.search.ismcts.Game`) on the fast position of
-`domain.search.card_sim`: determinizations of a seat's view (`domain.search.card
-.determinize`), the greedy heuristic's ranking as the prior and the greedy bot for the other
-seats and the rollouts (`card_policy`: greedy's scores and moves on the position), and
+`domain.search.card_sim`: determinizations of a seat's view (`domain.search.card.Dealer`),
+the greedy heuristic's ranking as the prior and the greedy bot for the other seats and the
+rollouts (`card_policy`: greedy's scores and moves on the position), and
 `card_sim.estimate` at the end of a rollout."""
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def margin_of(sim: CardSim, seat: int) -> float:
 class CardTree:
     """The `Game` of keltis-card for `domain.search.ismcts`."""
 
-    def determinize(self, view: dict, rng):
-        return CardSim.of(card.determinize(view, rng)), None
+    def dealer(self, view: dict):
+        deal = card.Dealer(view).sim
+        return lambda rng: (deal(rng), None)
 
     def to_move(self, sim: CardSim) -> int | None:
         return None if sim.stuck() else sim.seat

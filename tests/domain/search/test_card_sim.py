@@ -101,3 +101,21 @@ def test_k1_k4_the_estimate_of_a_finished_game_is_its_score():
             scores = CARD.outcome(state).scores
             assert tuple(card_search.estimate(state, s) for s in range(sim.players)) == scores
             assert tuple(sim.score(s) for s in range(sim.players)) == scores
+
+
+def test_a_dealer_deals_the_positions_of_the_determinizations():
+    """Every deal of one dealer (the view read once) is the position of `determinize`
+    with the same rng, and deals do not share their lists."""
+    for state in positions(range(3)):
+        if state.to_move is None:
+            continue
+        view = CARD.view(state, state.to_move)
+        dealer = card_search.Dealer(view)
+        deals = []
+        for sample in range(3):
+            sim = dealer.sim(random.Random(sample))
+            expected = card_search.determinize(view, random.Random(sample))
+            assert sim_fields(sim) == fields(expected)
+            deals.append(sim)
+        deals[0].play(CARD.legal_moves(state, state.to_move)[0].code)
+        assert sim_fields(deals[1]) == fields(card_search.determinize(view, random.Random(1)))
