@@ -18,6 +18,7 @@ from domain.card.state import CLOSED, DRAW, EMPTY, FINAL_ROUND, LAST_VALUE, NEXT
 _END = 11
 _DECK_CODE = DRAW_BASE + 6
 _NO_GAP = -2  # the row cannot take the value (closed or the wrong way)
+_NEVER = float("-inf")  # the score of a move pruned from greedy's choice
 
 
 def _gap(status: int, value: int) -> int:
@@ -112,8 +113,28 @@ _SLOT = tuple(-1 if k >= POINT_BASE or k % 12 == _END else k // 12 for k in rang
 _LAY = tuple(LAY_BASE + k * 6 + (k // 12 if k < POINT_BASE else 0) for k in range(71))
 
 
-def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
-    """The play step: discards, wishes, lays (`commands._play_options` order)."""
+def _keep_in_play(kind: int, status: list, counts: list, same: list) -> float:
+    """`_keep` with the hand's number cards by colour at hand."""
+    if kind >= POINT_BASE:
+        value = kind - POINT_BASE
+        for row in status:
+            if LAST_VALUE[row] == value:
+                return KEEP_POINT[1]
+        return KEEP_POINT[0]
+    colour = _COLOUR[kind]
+    face = _FACE[kind]
+    row = status[colour]
+    if face == _END:
+        if row >= CLOSED:
+            return 2.0
+        return 1.5 if counts[colour] >= 3 else 0.2
+    return KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
+
+
+def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[float]]:
+    """The play step: discards, wishes, lays (`commands._play_options` order). With
+    `prune`, every discard scores -inf when a wish or lay scores above -0.5 (no discard
+    does): the best move is the same, the scores of the discards are not greedy's."""
     hand = sim.hands[seat]
     status = sim.status[seat]
     counts = sim.counts[seat]
@@ -122,51 +143,27 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
         slot = _SLOT[kind]
         if slot >= 0:
             same[slot].append(kind - slot * 12)
+    distinct = list(dict.fromkeys(hand))
     codes: list[int] = []
     scores: list[float] = []
-    keeps: dict[int, float] = {}
-    opponents = None
-    prev = -1
-    for kind in hand:  # sorted: each distinct kind once, in order
-        if kind == prev:
-            continue
-        prev = kind
-        if kind >= POINT_BASE:
-            keep = _keep(kind, status, counts, hand)
-            feeds = 0.5
-        else:
-            colour = _COLOUR[kind]
-            face = _FACE[kind]
-            row = status[colour]
-            feeds = 0.0
-            if face == _END:
-                keep = 2.0 if row >= CLOSED else 1.5 if counts[colour] >= 3 else 0.2
-            else:
-                keep = KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
-                if opponents is None:
-                    all_status = sim.status
-                    opponents = [all_status[s] for s in range(sim.players) if s != seat]
-                for rows in opponents:
-                    if FEEDS[rows[colour]][face]:
-                        feeds = 0.8
-                        break
-        keeps[kind] = keep
-        codes.append(kind)
-        scores.append(-0.5 - keep - feeds)
     table = sim.table
     wishable = [kind for kind in hand if table >> _WISH_VALUE[kind] & 1]
     if len(wishable) > 1:
         gain = WISH_GAIN[sim.held[seat]]
+        keeps: dict[int, float] = {}
         for i, low in enumerate(wishable):
             value = _WISH_VALUE[low]
             for high in wishable[i + 1 :]:
                 if _WISH_VALUE[high] == value:
                     code = WISH_BASE + low * 71 + high
                     if code not in codes:
+                        for kind in (low, high):
+                            if kind not in keeps:
+                                keeps[kind] = _keep_in_play(kind, status, counts, same)
                         codes.append(code)
                         scores.append(gain - (keeps[low] + keeps[high]) + 0.3)
     late = len(sim.deck) - sim.pos < 8
-    for kind in keeps:
+    for kind in distinct:
         if kind >= POINT_BASE:
             value = kind - POINT_BASE
             base = LAY_BASE + kind * 6
@@ -207,7 +204,31 @@ def _play_options(sim, seat: int) -> tuple[list[int], list[float]]:
             for v in same[colour]:
                 stranded += strands[v]
             scores.append(DELTA[counts[colour]] + 2.0 - 0.7 * GAP[row][face] - 0.9 * stranded)
-    return codes, scores
+    if prune and scores and max(scores) > -0.5:
+        return distinct + codes, [_NEVER] * len(distinct) + scores
+    discards: list[float] = []
+    opponents = None
+    for kind in distinct:
+        if kind >= POINT_BASE:
+            discards.append(-0.5 - _keep_in_play(kind, status, counts, same) - 0.5)
+            continue
+        colour = _COLOUR[kind]
+        face = _FACE[kind]
+        row = status[colour]
+        feeds = 0.0
+        if face == _END:
+            keep = 2.0 if row >= CLOSED else 1.5 if counts[colour] >= 3 else 0.2
+        else:
+            keep = KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
+            if opponents is None:
+                all_status = sim.status
+                opponents = [all_status[s] for s in range(sim.players) if s != seat]
+            for rows in opponents:
+                if FEEDS[rows[colour]][face]:
+                    feeds = 0.8
+                    break
+        discards.append(-0.5 - keep - feeds)
+    return distinct + codes, discards + scores
 
 
 def _draw_options(sim, seat: int) -> tuple[list[int], list[float]]:
@@ -274,7 +295,10 @@ def options(sim) -> tuple[list[int], list]:
 def greedy_code(sim, rng) -> int:
     """Greedy's move for the seat to move: the best score, ties broken by `rng` exactly as
     `greedy_bot` breaks them (one draw per legal move, in order; none for a single one)."""
-    codes, scores = options(sim)
+    if sim.step == PLAY:
+        codes, scores = _play_options(sim, sim.seat, prune=True)
+    else:
+        codes, scores = options(sim)
     if len(codes) == 1:
         return codes[0]
     random = rng.random
