@@ -2,7 +2,7 @@
 
 Plays `GAMES` greedy games per player count (2, 3, 4; fixed seeds), keeps each seat's
 positions at its play steps, and fits by least squares (a grid) the two weights of
-`domain.search.card.estimate` (FIT_SHARE: share of the hand's fitting cards expected to be
+`domain.search.card_sim.estimate` (FIT_SHARE: share of the hand's fitting cards expected to be
 laid; GROWTH: cards a row gains per turn left) to each seat's final score; then the scale of
 the reward's squash, sigmoid(margin / MARGIN_SCALE), by maximum likelihood of the seat's
 win given its estimated margin. Deterministic; about a minute of CPU.
@@ -20,7 +20,7 @@ from math import exp, log
 from domain.autoplay import play_to_end
 from domain.chance import Chance
 from domain.registry import get_rules
-from domain.search import card
+from domain.search import card, card_sim
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 150
 SAMPLE_EVERY = 3  # play steps between kept positions of a game
@@ -68,7 +68,7 @@ def main() -> None:
     before = (_error(samples) / len(samples)) ** 0.5
     grid = [(f / 20, g / 40) for f in range(2, 31) for g in range(1, 17)]
     best = min(grid, key=lambda pair: _fit(samples, *pair))
-    card.FIT_SHARE, card.GROWTH = best
+    card_sim.FIT_SHARE, card_sim.GROWTH = best
     rmse = (_error(samples) / len(samples)) ** 0.5
     margins = []
     for state, seat, _, share in samples:
@@ -88,7 +88,7 @@ def main() -> None:
 
 
 def _fit(samples: list, fit_share: float, growth: float) -> float:
-    card.FIT_SHARE, card.GROWTH = fit_share, growth
+    card_sim.FIT_SHARE, card_sim.GROWTH = fit_share, growth
     return _error(samples)
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import random
 
-from domain.card.scoring import seat_breakdown
-from domain.card.state import FINISHED as CARD_FINISHED
 from domain.dice.state import FINISHED as DICE_FINISHED
 
 MAX_ROLLOUT_STEPS = 2000  # a rollout that has not ended by then is scored where it stopped
@@ -26,33 +24,35 @@ def _margin(scores: list[float], seat: int) -> float:
 
 
 class CardRollout:
-    """keltis-card: the search's determinization, then greedy to the end (K1-K3 scores)."""
+    """keltis-card: the search's determinization, then greedy to the end (K1-K3 scores), on
+    the search's fast position (domain.search.card_sim)."""
 
     def __init__(self):
         from domain.analysis.candidates import card_candidates
-        from domain.search import card
+        from domain.search import card, card_policy
+        from domain.search.card_sim import CardSim
 
         self.search = card
+        self.greedy_code = card_policy.greedy_code
+        self.position = CardSim.of
         self.candidates = card_candidates
 
     def world(self, view: dict, rng):
-        return self.search.determinize(view, rng), None
+        return self.position(self.search.determinize(view, rng)), None
 
     def after(self, world, move, chance):
-        return self.search.step(world, move)
+        from domain.card.commands import parse
 
-    def margin(self, state, chance, rng, seat: int) -> float:
-        from domain.card.commands import legal_options
+        after = world.copy()  # the world is shared by every move valued
+        after.play(parse(move).code)
+        return after
 
+    def margin(self, sim, chance, rng, seat: int) -> float:
         for _ in range(MAX_ROLLOUT_STEPS):
-            if state.step == CARD_FINISHED or not legal_options(state)[1]:
+            if sim.stuck():
                 break
-            state = self.search.step(state, self.search.greedy_move(state, rng))
-        scores = [
-            seat_breakdown(state.rows[s], state.stones_held[s])["total"]
-            for s in range(state.setup.players)
-        ]
-        return _margin(scores, seat)
+            sim.play(self.greedy_code(sim, rng))
+        return _margin([sim.score(s) for s in range(sim.players)], seat)
 
 
 class DiceRollout:

@@ -14,31 +14,25 @@ from domain.card.cards import (
     COLOURS,
     KIND_OF,
     NAMES,
-    POINT_BASE,
     ROWS,
     stones_of,
 )
+from domain.card.commands import COMMANDS
 from domain.card.decide import decide
 from domain.card.evolve import REDUCERS
-from domain.card.scoring import ROW_POINTS, STONE_POINTS
 from domain.card.state import (
     CLOSED,
     EMPTY,
-    FINAL_ROUND,
-    FINISHED,
     NEXT_STATUS,
     CardState,
     Setup,
     direction_of,
 )
-from domain.search import card_greedy
+from domain.search import card_sim
+from domain.search.card_policy import greedy_code
+from domain.search.card_sim import CardSim
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
-# Hand-set; least squares on self-play (scripts/fit_card_estimate.py) predicts final scores
-# better (FIT_SHARE 1.05, GROWTH 0.175) but made the search play worse (README).
-FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
-GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
-_POINTS = (*ROW_POINTS, *[10] * 20)
 
 
 def _kinds(names) -> list[int]:
@@ -74,51 +68,81 @@ def unseen(view: dict) -> tuple[list[int], list[list[int]]]:
     return [kind for kind, count in sorted(pool.items()) for _ in range(count)], known
 
 
+class Dealer:
+    """Determinizations of one view: the view is read once; each deal shuffles the cards
+    the viewer cannot see with `rng` and deals them (`determinize`)."""
+
+    def __init__(self, view: dict):
+        self.view = view
+        self.pool, self.known = unseen(view)
+        self.own = tuple(sorted(_kinds(view["hand"])))
+        self.template: CardSim | None = None
+
+    def _deal(self, rng) -> tuple[tuple, tuple, tuple]:
+        """(every seat's hand, the draw pile, the removed cards) of one shuffle."""
+        view = self.view
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        me = view["viewer"]
+        known = self.known
+        hands = []
+        at = 0
+        for seat in view["seats"]:
+            if seat["seat"] == me:
+                hands.append(self.own)
+                continue
+            extra = seat["hand_size"] - len(known[seat["seat"]])
+            hands.append(tuple(sorted(known[seat["seat"]] + pool[at : at + extra])))
+            at += extra
+        deck = tuple(pool[at : at + view["deck_size"]])
+        return tuple(hands), deck, tuple(pool[at + view["deck_size"] :])
+
+    def state(self, rng) -> CardState:
+        """A full state consistent with the view, hidden cards dealt uniformly at random."""
+        return self._state(*self._deal(rng))
+
+    def sim(self, rng) -> CardSim:
+        """The position of `state(rng)` (the same deal for the same rng)."""
+        hands, deck, removed = self._deal(rng)
+        if self.template is None:
+            self.template = CardSim.of(self._state(hands, deck, removed))
+        return self.template.dealt(hands, deck)
+
+    def _state(self, hands: tuple, deck: tuple, removed: tuple) -> CardState:
+        view = self.view
+        state = object.__new__(CardState)
+        state.setup = Setup(view["players"], {}, deck, removed)
+        state.deck_pos = 0
+        state.hands = hands
+        state.shown = tuple(tuple(sorted(cards)) for cards in self.known)
+        rows, statuses, held = [], [], []
+        for seat in view["seats"]:
+            seat_rows = [tuple(_kinds(seat["rows"][c]["cards"])) for c in COLOURS]
+            statuses.append(tuple(_status(cards) for cards in seat_rows))
+            rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
+            held.append(sum(1 << v for v in seat["stones"]))
+        state.rows = tuple(rows)
+        state.row_status = tuple(statuses)
+        state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
+        state.stones_table = sum(1 << v for v in view["stones_on_table"])
+        state.stones_held = tuple(held)
+        state.closed_rows = view["closed_rows"]
+        state.to_move = view["to_move"]
+        state.step = view["step"]
+        state.draws_owed = view["draws_owed"]
+        state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
+        final = view["final_round"]
+        state.ender = final and final["ended_by"]
+        state.end_reason = final and final["reason"]
+        state.final_left = final["turns_left"] if final else 0
+        state.laid_in_final = final["laid_this_turn"] if final else 0
+        state._legal = None
+        return state
+
+
 def determinize(view: dict, rng) -> CardState:
     """A full state consistent with `view`, hidden cards dealt uniformly at random."""
-    pool, known = unseen(view)
-    rng.shuffle(pool)
-    me = view["viewer"]
-    hands = []
-    at = 0
-    for seat in view["seats"]:
-        if seat["seat"] == me:
-            hands.append(tuple(sorted(_kinds(view["hand"]))))
-            continue
-        extra = seat["hand_size"] - len(known[seat["seat"]])
-        hands.append(tuple(sorted(known[seat["seat"]] + pool[at : at + extra])))
-        at += extra
-    deck = tuple(pool[at : at + view["deck_size"]])
-    removed = tuple(pool[at + view["deck_size"] :])
-    players = view["players"]
-    state = object.__new__(CardState)
-    state.setup = Setup(players, {}, deck, removed)
-    state.deck_pos = 0
-    state.hands = tuple(hands)
-    state.shown = tuple(tuple(sorted(cards)) for cards in known)
-    rows, statuses, held = [], [], []
-    for seat in view["seats"]:
-        seat_rows = [tuple(_kinds(seat["rows"][c]["cards"])) for c in COLOURS]
-        statuses.append(tuple(_status(cards) for cards in seat_rows))
-        rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
-        held.append(sum(1 << v for v in seat["stones"]))
-    state.rows = tuple(rows)
-    state.row_status = tuple(statuses)
-    state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
-    state.stones_table = sum(1 << v for v in view["stones_on_table"])
-    state.stones_held = tuple(held)
-    state.closed_rows = view["closed_rows"]
-    state.to_move = view["to_move"]
-    state.step = view["step"]
-    state.draws_owed = view["draws_owed"]
-    state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
-    final = view["final_round"]
-    state.ender = final and final["ended_by"]
-    state.end_reason = final and final["reason"]
-    state.final_left = final["turns_left"] if final else 0
-    state.laid_in_final = final["laid_this_turn"] if final else 0
-    state._legal = None
-    return state
+    return Dealer(view).state(rng)
 
 
 def step(state, move, chance=None):
@@ -128,47 +152,10 @@ def step(state, move, chance=None):
     return state
 
 
-def _room(status: int) -> int:
-    """How many more colour values an open row can still take in its direction."""
-    direction, last = divmod(status - 1, 11)
-    if direction == 1:
-        return 11 - last
-    if direction == 2:
-        return last + 1
-    return max(11 - last, last + 1)
-
-
 def estimate(state: CardState, seat: int) -> float:
-    """The seat's score now plus what its hand and the turns left promise: cards that fit
-    its open rows, and a share of the turns left spread over them."""
-    rows = state.rows[seat]
-    status = state.row_status[seat]
-    hand = state.hands[seat]
-    step = state.step
-    if step == FINISHED:
-        turns, fit_share = 0.0, 0.0
-    elif step == FINAL_ROUND:
-        turns, fit_share = 0.0, 0.3
-    else:
-        turns, fit_share = state.deck_size / state.setup.players, FIT_SHARE
-    total = len(rows[5]) + STONE_POINTS[min(bin(state.stones_held[seat]).count("1"), 5)]
-    total += fit_share * sum(1 for k in hand if k >= POINT_BASE)
-    for colour in range(5):
-        count = len(rows[colour])
-        row = status[colour]
-        if row >= CLOSED:
-            total += _POINTS[count]
-            continue
-        fits = 0
-        for kind in hand:
-            if kind < POINT_BASE and kind // 12 == colour and NEXT_STATUS[row][kind % 12] >= 0:
-                fits += 1
-        room = 11 if row == EMPTY else _room(row)
-        expected = count + min(1.4 * room, fit_share * fits + GROWTH * turns * room / 11)
-        low = int(expected)
-        points = _POINTS[low] + (expected - low) * (_POINTS[low + 1] - _POINTS[low])
-        total += max(0.0, points) if count == 0 else points
-    return total
+    """The seat's score now plus what its hand and the turns left promise
+    (`domain.search.card_sim.estimate` on the state's position)."""
+    return card_sim.estimate(CardSim.of(state), seat)
 
 
 _ROWS_CACHE: dict = {}
@@ -222,8 +209,8 @@ def greedy_view(state: CardState) -> dict:
 
 def greedy_move(state: CardState, rng):
     """The greedy bot's move for the seat to move: the same move as `greedy_bot` over that
-    seat's view, computed on the compact state (`domain.search.card_greedy`)."""
-    return card_greedy.greedy_move(state, rng)
+    seat's view, computed on the state's position (`domain.search.card_policy`)."""
+    return COMMANDS[greedy_code(CardSim.of(state), rng)]
 
 
-__all__ = ["determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]
+__all__ = ["Dealer", "determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]

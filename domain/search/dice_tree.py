@@ -42,9 +42,17 @@ def roll_moves(dice: list[int], first) -> list:
 class DiceTree:
     """The `Game` of keltis-dice for `domain.search.ismcts`."""
 
+    def dealer(self, view: dict):
+        state = state_of(view)
+
+        def deal(rng):
+            table = DiceTable(random.Random(rng.getrandbits(64)))
+            return Sim.of(state, table), table
+
+        return deal
+
     def determinize(self, view: dict, rng):
-        table = DiceTable(random.Random(rng.getrandbits(64)))
-        return Sim.of(state_of(view), table), table
+        return self.dealer(view)(rng)
 
     def to_move(self, sim: Sim) -> int | None:
         return None if sim.stage == FINISHED else sim.seat

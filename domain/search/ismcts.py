@@ -6,7 +6,7 @@ moves from the root (its information set as far as its own choices go), its chil
 keyed by move code, so a play step, its draw step and the next turn's moves chain into
 whole turns. Each iteration:
 
-1. re-determinizes from the seat's VIEW alone (`Game.determinize`: the hidden cards, the
+1. re-determinizes from the seat's VIEW alone (`Game.dealer`: the hidden cards, the
    future dice; never the real hidden state);
 2. plays, in that one world, every root move the root's widening admits (the prior's best
    ROOT_BASE, one more every few iterations), each with the same rollout seed: the root
@@ -32,6 +32,7 @@ statistics for analysis.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import log, sqrt
 from typing import NamedTuple, Protocol
 
@@ -47,8 +48,9 @@ TREE_DEPTH = 99  # the seat's decisions a path of the tree holds, the root's inc
 class Game(Protocol):
     """What the search needs of a game (`domain.search.card_tree`, `domain.search.dice_tree`)."""
 
-    def determinize(self, view: dict, rng) -> tuple:
-        """(a state consistent with `view`, a chance source for everything not yet drawn)."""
+    def dealer(self, view: dict) -> Callable[[object], tuple]:
+        """A function of an rng: (a state consistent with `view`, a chance source for
+        everything not yet drawn); `view` is read once, when the dealer is made."""
 
     def to_move(self, state) -> int | None:
         """The seat to move, None once the game is over."""
@@ -148,12 +150,12 @@ def _descend(game: Game, state, chance, node: _Node, seat: int, rng) -> None:
         visited.margin += margin
 
 
-def _iterate(game: Game, view: dict, root: _Node, seat: int, rng, root_ranked: list) -> None:
+def _iterate(game: Game, deal: Callable, root: _Node, seat: int, rng, root_ranked: list) -> None:
     """One iteration: one determinization, in which every root move the widening admits is
     played and searched below with the same rollout seed (common random numbers: the root
     moves are compared on the same hidden cards and dice). `root_ranked` caches the root's
     ranking (the same in every world: it reads only what the seat's view shows)."""
-    state, chance = game.determinize(view, rng)
+    state, chance = deal(rng)
     seed = rng.getrandbits(64)
     if not root_ranked:
         root_ranked.extend(game.ranked(state, rng))
@@ -176,10 +178,11 @@ def search_root(game: Game, view: dict, legal_moves: list, rng, budget) -> list[
     seat = view["to_move"]
     root = _Node(0)
     root_ranked: list = []
+    deal = game.dealer(view)
     more = budget.start()
     done = 0
     while more(done):
-        _iterate(game, view, root, seat, rng, root_ranked)
+        _iterate(game, deal, root, seat, rng, root_ranked)
         done += 1
     by_code = {game.code(move): move for move in legal_moves}
     stats = [

@@ -1,5 +1,5 @@
-"""keltis-card parts of the `mcts` search: the lean view and the compact-state greedy its
-rollouts use, and the rewards of where a rollout stops."""
+"""keltis-card parts of the `mcts` search: the lean view, the greedy move on a state, and
+the rewards of where a rollout stops."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from domain.card.commands import legal_options
 from domain.card.view import view as view_of
 from domain.registry import get_rules
 from domain.search import card as card_search
-from domain.search import card_greedy
+from domain.search.card_sim import CardSim
 from domain.search.card_tree import GAME as CARD_TREE
 from domain.search.card_tree import margin_of
 from tests.domain.search.test_mcts import random_position
@@ -34,27 +34,25 @@ def test_greedy_scores_the_lean_view_as_the_full_view(players, seed, steps):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200), st.integers(0, 2**16))
-def test_compact_greedy_scores_and_plays_as_greedy_over_the_view(players, seed, steps, rng_seed):
+def test_the_greedy_move_of_a_state_is_greedy_over_the_view(players, seed, steps, rng_seed):
     state = random_position(CARD, players, seed, steps)
     if state.to_move is None:
         return
-    codes, moves = legal_options(state)
-    view = view_of(state, state.to_move)
-    assert card_greedy.greedy_scores(state, codes) == greedy_scores(view, list(moves))
-    expected = greedy_bot(view, list(moves), random.Random(rng_seed))
-    assert card_greedy.greedy_move(state, random.Random(rng_seed)) is expected
+    moves = list(legal_options(state)[1])
+    expected = greedy_bot(view_of(state, state.to_move), moves, random.Random(rng_seed))
+    assert card_search.greedy_move(state, random.Random(rng_seed)) is expected
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200))
 def test_margins_favour_the_leader_and_rewards_are_in_the_unit_interval(players, seed, steps):
     state = random_position(CARD, players, seed, steps)
-    margins = [margin_of(state, seat) for seat in range(players)]
+    margins = [margin_of(CardSim.of(state), seat) for seat in range(players)]
     values = [card_search.estimate(state, seat) for seat in range(players)]
     leader = max(range(players), key=values.__getitem__)
     assert margins[leader] == max(margins) >= 0.0
     assert sorted(margins)[-2] == -margins[leader]
-    finished = random_position(CARD, players, seed, 2000)
+    finished = CardSim.of(random_position(CARD, players, seed, 2000))
     for seat in range(players):
         reward, margin = CARD_TREE.rollout(finished, None, random.Random(0), seat)
         assert 0.0 <= reward <= 1.0 and margin == margin_of(finished, seat)

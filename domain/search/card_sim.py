@@ -1,0 +1,252 @@
+"""A fast keltis-card position for the search: the rules of a turn (P1-P4, D1-D2, E1-E3) on
+plain lists, changed in place by `play(code)`, and `estimate` on it.
+
+It holds only what the search reads: each seat's row lengths and statuses (not the cards
+laid), hands as sorted lists, the discard piles, stone counts. No events, commands or new
+states per move: a move is a few list operations. tests/domain/search/test_card_sim.py
+checks it against `decide` and `evolve` move by move.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from domain.card.cards import POINT_BASE
+from domain.card.commands import DRAW_BASE, LAY_BASE, STOP_CODE, WISH_BASE
+from domain.card.scoring import ROW_POINTS, STONE_POINTS
+from domain.card.state import CLOSED, DRAW, EMPTY, FINAL_ROUND, FINISHED, NEXT_STATUS, PLAY
+
+FIFTH_ROW = 5
+DECK_SOURCE = 6
+# Hand-set; least squares on self-play (scripts/fit_card_estimate.py) predicts final scores
+# better (FIT_SHARE 1.05, GROWTH 0.175) but made the search play worse (README).
+FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
+GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
+_POINTS = (*ROW_POINTS, *[10] * 20)
+_PILE = tuple(5 if k >= POINT_BASE else k // 12 for k in range(71))
+_COLOUR = tuple(-1 if k >= POINT_BASE else k // 12 for k in range(71))
+_FACE = tuple(-1 if k >= POINT_BASE else k % 12 for k in range(71))
+
+
+def _room(status: int) -> int:
+    """How many more colour values an open row can still take in its direction."""
+    direction, last = divmod(status - 1, 11)
+    if direction == 1:
+        return 11 - last
+    if direction == 2:
+        return last + 1
+    return max(11 - last, last + 1)
+
+
+ROOM = tuple(11 if s == EMPTY else _room(s) if s < CLOSED else 0 for s in range(36))
+
+
+class CardSim:
+    """A mutable keltis-card position. Per seat: `hands[s]` sorted kinds, `status[s]` the
+    five colour rows' statuses, `counts[s]` the six rows' lengths (5: the point row),
+    `held[s]` wishing stones held; `piles` the six discard piles (top last), `deck[pos:]`
+    the draw pile; `seat` to move (None once finished) and `step` as in `CardState`."""
+
+    __slots__ = (
+        "banned",
+        "closed",
+        "counts",
+        "deck",
+        "final_left",
+        "hands",
+        "held",
+        "laid",
+        "owed",
+        "piles",
+        "players",
+        "pos",
+        "seat",
+        "status",
+        "step",
+        "table",
+    )
+
+    @classmethod
+    def of(cls, state) -> CardSim:
+        """The position of a `CardState`."""
+        sim = object.__new__(cls)
+        sim.players = state.setup.players
+        sim.deck = state.setup.deck
+        sim.pos = state.deck_pos
+        sim.hands = [list(hand) for hand in state.hands]
+        sim.status = [list(rows) for rows in state.row_status]
+        sim.counts = [[len(row) for row in rows] for rows in state.rows]
+        sim.held = [bin(mask).count("1") for mask in state.stones_held]
+        sim.piles = [list(pile) for pile in state.piles]
+        sim.table = state.stones_table
+        sim.closed = state.closed_rows
+        sim.seat = state.to_move
+        sim.step = state.step
+        sim.owed = state.draws_owed
+        sim.banned = state.banned
+        sim.final_left = state.final_left
+        sim.laid = state.laid_in_final
+        return sim
+
+    def dealt(self, hands: tuple, deck: tuple) -> CardSim:
+        """A copy with other hands (sorted kinds) and a fresh draw pile `deck`."""
+        sim = self.copy()
+        sim.hands = [list(hand) for hand in hands]
+        sim.deck = deck
+        sim.pos = 0
+        return sim
+
+    def copy(self) -> CardSim:
+        sim = object.__new__(CardSim)
+        sim.players = self.players
+        sim.deck = self.deck
+        sim.pos = self.pos
+        sim.hands = [hand[:] for hand in self.hands]
+        sim.status = [rows[:] for rows in self.status]
+        sim.counts = [rows[:] for rows in self.counts]
+        sim.held = self.held[:]
+        sim.piles = [pile[:] for pile in self.piles]
+        sim.table = self.table
+        sim.closed = self.closed
+        sim.seat = self.seat
+        sim.step = self.step
+        sim.owed = self.owed
+        sim.banned = self.banned
+        sim.final_left = self.final_left
+        sim.laid = self.laid
+        return sim
+
+    def stuck(self) -> bool:
+        """Whether the seat to move has no legal move: the game is over, or (in a made-up
+        position only) it is to play and holds no card."""
+        step = self.step
+        return step == FINISHED or (step == PLAY and not self.hands[self.seat])
+
+    def play(self, code: int) -> None:
+        """Play the move of `code` (legal for the seat to move; `domain.card.commands`)."""
+        seat = self.seat
+        if code < LAY_BASE:  # P1
+            self.hands[seat].remove(code)
+            pile = _PILE[code]
+            self.piles[pile].append(code)
+            self.banned |= 1 << pile
+            self.step = DRAW
+            self.owed = 1
+        elif code < WISH_BASE:
+            self._lay(seat, *divmod(code - LAY_BASE, 6))
+        elif code < DRAW_BASE:  # P2
+            low, high = divmod(code - WISH_BASE, 71)
+            hand = self.hands[seat]
+            for kind in (low, high):
+                hand.remove(kind)
+                pile = _PILE[kind]
+                self.piles[pile].append(kind)
+                self.banned |= 1 << pile
+            self.table &= ~(1 << (low - POINT_BASE if low >= POINT_BASE else low % 12))
+            self.held[seat] += 1
+            self.step = DRAW
+            self.owed = 2
+        elif code < STOP_CODE:
+            self._draw(seat, code - DRAW_BASE)
+        else:  # E3
+            self._end_turn_in_final()
+
+    def _lay(self, seat: int, kind: int, row: int) -> None:
+        """P3, P4; E1 when the lay closes the fifth row; E3 in the final round."""
+        self.hands[seat].remove(kind)
+        self.counts[seat][row] += 1
+        closed_now = False
+        if kind < POINT_BASE:
+            status = self.status[seat]
+            before = status[row]
+            after = status[row] = NEXT_STATUS[before][kind % 12]
+            if after == CLOSED and before != CLOSED:
+                self.closed += 1
+                closed_now = True
+        if self.step == PLAY:
+            if closed_now and self.closed >= FIFTH_ROW:
+                self._start_final(seat)
+            else:
+                self.step = DRAW
+                self.owed = 1
+        else:
+            self.laid += 1
+            if self.laid >= 2:
+                self._end_turn_in_final()
+
+    def _draw(self, seat: int, source: int) -> None:
+        """D1; E2 after the draw pile's last card."""
+        if source == DECK_SOURCE:
+            kind = self.deck[self.pos]
+            self.pos += 1
+        else:
+            kind = self.piles[source].pop()
+        insort(self.hands[seat], kind)
+        self.owed -= 1
+        if self.owed <= 0:
+            self.step = PLAY
+            self.banned = 0
+            self.seat = (seat + 1) % self.players
+        if source == DECK_SOURCE and self.pos >= len(self.deck):
+            self._start_final(seat)
+
+    def _start_final(self, by_seat: int) -> None:
+        self.step = FINAL_ROUND
+        self.owed = 0
+        self.banned = 0
+        self.final_left = self.players
+        self.laid = 0
+        self.seat = (by_seat + 1) % self.players
+
+    def _end_turn_in_final(self) -> None:
+        self.laid = 0
+        self.final_left -= 1
+        if self.final_left <= 0:
+            self.step = FINISHED
+            self.seat = None
+        else:
+            self.seat = (self.seat + 1) % self.players
+
+    def score(self, seat: int) -> int:
+        """K1-K3: the seat's score now."""
+        counts = self.counts[seat]
+        total = counts[5] + STONE_POINTS[min(self.held[seat], 5)]
+        return total + sum(ROW_POINTS[min(n, 9)] for n in counts[:5])
+
+
+def estimate(sim: CardSim, seat: int) -> float:
+    """The seat's score now plus what its hand and the turns left promise: cards that fit
+    its open rows, and a share of the turns left spread over them."""
+    counts = sim.counts[seat]
+    status = sim.status[seat]
+    step = sim.step
+    if step == FINISHED:
+        turns, fit_share = 0.0, 0.0
+    elif step == FINAL_ROUND:
+        turns, fit_share = 0.0, 0.3
+    else:
+        turns, fit_share = (len(sim.deck) - sim.pos) / sim.players, FIT_SHARE
+    fits = [0, 0, 0, 0, 0]
+    point_cards = 0
+    for kind in sim.hands[seat]:
+        if kind >= POINT_BASE:
+            point_cards += 1
+        else:
+            colour = _COLOUR[kind]
+            if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
+                fits[colour] += 1
+    total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)]
+    total += fit_share * point_cards
+    growth = GROWTH * turns
+    for colour in range(5):
+        count = counts[colour]
+        row = status[colour]
+        if row >= CLOSED:
+            total += _POINTS[count]
+            continue
+        room = ROOM[row]
+        expected = count + min(1.4 * room, fit_share * fits[colour] + growth * room / 11)
+        low = int(expected)
+        points = _POINTS[low] + (expected - low) * (_POINTS[low + 1] - _POINTS[low])
+        total += max(0.0, points) if count == 0 else points
+    return total
