@@ -62,20 +62,11 @@ class Committer:
         index_keys, index_args = index.after_append_call(
             after, before, keys.log(request.game_id), last_entry, (channels, notify.message(after))
         )
-        call = (
-            "EVALSHA",
-            self.commit_script.sha,
-            len(append_keys) + len(index_keys),
-            *append_keys,
-            *index_keys,
-            len(append_keys),
-            len(append_args),
-            *append_args,
-            *index_args,
-        )
+        script_keys = [*append_keys, *index_keys]
+        args = [len(append_keys), len(append_args), *append_args, *index_args]
         for _ in range(2):
             batch = Batch(self.client)
-            batch.commands.append(call)
+            batch.evalsha(self.commit_script.sha, len(script_keys), *script_keys, *args)
             (reply,) = batch.execute(raise_on_error=False)
             if isinstance(reply, NoScriptError):  # nothing ran: load the script, send again
                 self.client.script_load(self.commit_script.script)

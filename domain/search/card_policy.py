@@ -87,34 +87,14 @@ EMPTY_LAY = tuple(
 )
 
 
-def _keep(kind: int, status: list, counts: list, hand: list) -> float:
-    """greedy's keep_value of a card for the seat of `status`, `counts` and `hand`."""
-    if kind >= POINT_BASE:
-        value = kind - POINT_BASE
-        for row in status:
-            if LAST_VALUE[row] == value:
-                return KEEP_POINT[1]
-        return KEEP_POINT[0]
-    colour = _COLOUR[kind]
-    face = _FACE[kind]
-    row = status[colour]
-    if face == _END:
-        if row >= CLOSED:
-            return 2.0
-        return 1.5 if counts[colour] >= 3 else 0.2
-    if row == EMPTY:
-        low = colour * 12
-        return KEEP_EMPTY[sum(1 for k in hand if low <= k < low + _END)]
-    return KEEP[row][face]
-
-
 # The colour of a number card (-1: an end or point card); a colour card's lay code.
 _SLOT = tuple(-1 if k >= POINT_BASE or k % 12 == _END else k // 12 for k in range(71))
 _LAY = tuple(LAY_BASE + k * 6 + (k // 12 if k < POINT_BASE else 0) for k in range(71))
 
 
-def _keep_in_play(kind: int, status: list, counts: list, same: list) -> float:
-    """`_keep` with the hand's number cards by colour at hand."""
+def _keep(kind: int, status: list, counts: list, same: list) -> float:
+    """greedy's keep_value of a card for the seat of `status` and `counts`, whose hand's
+    number cards by colour are `same` (`_same_by_colour`)."""
     if kind >= POINT_BASE:
         value = kind - POINT_BASE
         for row in status:
@@ -131,6 +111,16 @@ def _keep_in_play(kind: int, status: list, counts: list, same: list) -> float:
     return KEEP_EMPTY[len(same[colour])] if row == EMPTY else KEEP[row][face]
 
 
+def _same_by_colour(hand: list) -> list[list[int]]:
+    """Each colour's number cards in `hand`, by value."""
+    same: list[list[int]] = [[], [], [], [], []]
+    for kind in hand:
+        slot = _SLOT[kind]
+        if slot >= 0:
+            same[slot].append(kind - slot * 12)
+    return same
+
+
 def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[float]]:
     """The play step: discards, wishes, lays (`commands._play_options` order). With
     `prune`, every discard scores -inf when a wish or lay scores above -0.5 (no discard
@@ -138,11 +128,7 @@ def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[
     hand = sim.hands[seat]
     status = sim.status[seat]
     counts = sim.counts[seat]
-    same: list[list[int]] = [[], [], [], [], []]  # each colour's number cards' values
-    for kind in hand:
-        slot = _SLOT[kind]
-        if slot >= 0:
-            same[slot].append(kind - slot * 12)
+    same = _same_by_colour(hand)
     distinct = list(dict.fromkeys(hand))
     codes: list[int] = []
     scores: list[float] = []
@@ -159,7 +145,7 @@ def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[
                     if code not in codes:
                         for kind in (low, high):
                             if kind not in keeps:
-                                keeps[kind] = _keep_in_play(kind, status, counts, same)
+                                keeps[kind] = _keep(kind, status, counts, same)
                         codes.append(code)
                         scores.append(gain - (keeps[low] + keeps[high]) + 0.3)
     late = len(sim.deck) - sim.pos < 8
@@ -210,7 +196,7 @@ def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[
     opponents = None
     for kind in distinct:
         if kind >= POINT_BASE:
-            discards.append(-0.5 - _keep_in_play(kind, status, counts, same) - 0.5)
+            discards.append(-0.5 - _keep(kind, status, counts, same) - 0.5)
             continue
         colour = _COLOUR[kind]
         face = _FACE[kind]
@@ -237,12 +223,13 @@ def _draw_options(sim, seat: int) -> tuple[list[int], list[float]]:
     scores = [1.0]
     piles = sim.piles
     banned = sim.banned
+    hand = sim.hands[seat]
+    same = _same_by_colour(hand)
     for pile in range(6):
         if banned >> pile & 1 or not piles[pile]:
             continue
-        hand = sim.hands[seat]
         top = piles[pile][-1]
-        score = _keep(top, sim.status[seat], sim.counts[seat], hand)
+        score = _keep(top, sim.status[seat], sim.counts[seat], same)
         value = _VALUE[top]
         if value is not None and sim.table >> value & 1:
             for kind in hand:
