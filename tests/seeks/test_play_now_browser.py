@@ -41,6 +41,13 @@ def _table(browser) -> str:
     return browser.current_url.rsplit("/", 1)[1]
 
 
+def _press_play_now(browser) -> None:
+    """Click the lobby's current Play now button, found and clicked in one script (a lobby
+    redraw between finding and clicking could leave the click on a button it replaced)."""
+    _wait(browser, lambda: _by_testid(browser, "play-now"), what="the Play now button")
+    browser.execute_script("document.querySelector('[data-testid=\"play-now\"]').click();")
+
+
 def _seated_here(browser) -> bool:
     """The table page plays a seat of this browser (its account's key stored for the game)."""
     return browser.execute_script(
@@ -56,7 +63,7 @@ def test_two_accounts_press_play_now_and_sit_at_one_table(stack, browsers):
     for browser, name in zip(browsers, names, strict=True):
         _sign_up_in_fresh_lobby(browser, base, name)
     for browser in browsers:
-        _by_testid(browser, "play-now")[0].click()
+        _press_play_now(browser)
     games = [_table(browser) for browser in browsers]
     assert games[0] == games[1]
     assert all(_seated_here(browser) for browser in browsers)
@@ -73,7 +80,7 @@ def test_a_lone_account_gets_a_pool_bot_after_the_wait(stack, browsers):
     name = "pb" + uuid.uuid4().hex[:10]
     _sign_up_in_fresh_lobby(browser, base, name)
     pressed = time.monotonic()
-    _by_testid(browser, "play-now")[0].click()
+    _press_play_now(browser)
     status = _by_testid(browser, "seek-status")[0]
     _wait(browser, lambda: "opponents" in status.text, what="looking")
     game_id = _table(browser)
@@ -89,5 +96,5 @@ def test_play_now_signed_out_says_to_sign_in(stack, browsers):
     browser.execute_script("localStorage.clear()")
     browser.get(stack.base_url + "/")
     _wait(browser, lambda: browser.execute_script("return document.body.dataset.ready"))
-    _by_testid(browser, "play-now")[0].click()
+    _press_play_now(browser)
     _wait(browser, lambda: "Sign in" in _by_testid(browser, "seek-status")[0].text, what="the hint")
