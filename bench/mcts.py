@@ -21,7 +21,9 @@ MCTS_BENCH_ITERATIONS (0: none) the fixed iteration count; MCTS_BENCH_BUDGETS ("
 the table of win share against budget for every match in MCTS_BENCH_TABLE (card_2p);
 MCTS_BENCH_ONLY ("card_2p,dice_2p,gain,...") picks figures ("gain": the paired 1000-250 ms).
 MCTS_BENCH_TUNE ("ismcts.EXPLORATION=0.5,card_tree.ROLLOUT_TURNS=1") sets constants of
-domain.search modules for an experiment.
+domain.search modules for an experiment. MCTS_BENCH_LEDGER (a path; the README's figures:
+bench/results/mcts_games.jsonl) keeps every game played (`bench.mcts_ledger`): a run plays
+only the games the ledger lacks for the same code, so a figure can be filled over several runs.
 
     MCTS_BENCH_GAMES=200 MCTS_BENCH_PROCS=2 MCTS_BENCH_BUDGETS=50,250,1000 \
         MCTS_BENCH_TABLE=card_2p,card_4p,dice_2p python -m bench mcts
@@ -31,11 +33,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import os
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
+from bench.mcts_ledger import Ledger, fingerprint
 from domain.bots import DEFAULT_MS
 from domain.playout import play_game
 from domain.registry import get_rules
@@ -47,6 +52,7 @@ BUDGETS = [b for b in os.environ.get("MCTS_BENCH_BUDGETS", "").split(",") if b]
 TABLE = [m for m in os.environ.get("MCTS_BENCH_TABLE", "card_2p").split(",") if m]
 ONLY = [f for f in os.environ.get("MCTS_BENCH_ONLY", "").split(",") if f]
 TUNE = [t for t in os.environ.get("MCTS_BENCH_TUNE", "").split(",") if t]
+LEDGER = os.environ.get("MCTS_BENCH_LEDGER", "")
 
 # name -> (game, players, options of game number g)
 MATCHES = {
@@ -95,11 +101,35 @@ def play_one(match: str, bot_name: str, number: int) -> tuple[float, float, list
 
 
 def _run(match: str, bot_name: str, games: int):
-    args = [(match, bot_name, n) for n in range(games)]
-    if PROCS > 1:
+    """The results of games 0 to `games` - 1; with a ledger, only the missing ones are
+    played, and each is recorded as it ends."""
+    ledger = None
+    done: dict[int, tuple] = {}
+    if LEDGER:
+        same_bot = f"mcts:{DEFAULT_MS}" if bot_name == "mcts" else bot_name
+        ledger = Ledger(Path(LEDGER), _code(), match, same_bot, TUNE)
+        done = ledger.load()
+    missing = [n for n in range(games) if n not in done]
+    if PROCS > 1 and len(missing) > 1:
         with ProcessPoolExecutor(PROCS) as pool:
-            return list(pool.map(play_one, *zip(*args, strict=True)))
-    return [play_one(*a) for a in args]
+            futures = {pool.submit(play_one, match, bot_name, n): n for n in missing}
+            for future in as_completed(futures):
+                done[futures[future]] = _record(ledger, futures[future], future.result())
+    else:
+        for n in missing:
+            done[n] = _record(ledger, n, play_one(match, bot_name, n))
+    return [done[n] for n in range(games)]
+
+
+def _code() -> str:
+    """The fingerprint of the code the benchmark's games run (`bench.mcts_ledger`)."""
+    return fingerprint(inspect.getsource(play_one) + inspect.getsource(_tune))
+
+
+def _record(ledger: Ledger | None, number: int, result: tuple) -> tuple:
+    if ledger is not None:
+        ledger.add(number, result)
+    return result
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -43,6 +43,9 @@ ROOT_BASE = 5  # the root: ROOT_BASE + iterations ** ROOT_POWER / ROOT_DIVISOR m
 ROOT_POWER = 0.5
 ROOT_DIVISOR = 3.0
 TREE_DEPTH = 99  # the seat's decisions a path of the tree holds, the root's included
+RACE_Z = 2.5  # a root move trailing the leader by RACE_Z standard errors is dropped (0: never)
+RACE_MIN = 32  # paired samples a root move has before it may be dropped
+RACE_EVERY = 16  # iterations between two races
 
 
 class Game(Protocol):
@@ -126,7 +129,7 @@ def _root_width(iterations: int) -> int:
     return ROOT_BASE + int(iterations**ROOT_POWER / ROOT_DIVISOR)
 
 
-def _descend(game: Game, state, chance, node: _Node, seat: int, rng) -> None:
+def _descend(game: Game, state, chance, node: _Node, seat: int, rng) -> float:
     """From `node` (reached in `state`): down the tree, one new node, a rollout, back up."""
     path = [node]
     while node.visits and len(path) < TREE_DEPTH:
@@ -148,24 +151,71 @@ def _descend(game: Game, state, chance, node: _Node, seat: int, rng) -> None:
         visited.visits += 1
         visited.reward += reward
         visited.margin += margin
+    return reward
 
 
-def _iterate(game: Game, deal: Callable, root: _Node, seat: int, rng, root_ranked: list) -> None:
-    """One iteration: one determinization, in which every root move the widening admits is
-    played and searched below with the same rollout seed (common random numbers: the root
-    moves are compared on the same hidden cards and dice). `root_ranked` caches the root's
-    ranking (the same in every world: it reads only what the seat's view shows)."""
+class _Root:
+    """The root of one search: its node, the prior's ranking of its moves (the same in every
+    world: it reads only what the seat's view shows) and the race among them.
+
+    Every root move an iteration plays gets the same world and rollout seed, so two moves'
+    rewards of one iteration form a pair. Every RACE_EVERY iterations a move whose paired
+    difference to the leader (the best mean) lies RACE_Z standard errors below zero, over
+    at least RACE_MIN pairs, is dropped for the rest of the search: the iterations it would
+    have cost go to the moves still in the race (a racing bandit: Maron and Moore's Hoeffding
+    races, on common random numbers)."""
+
+    __slots__ = ("dropped", "node", "ranked", "samples")
+
+    def __init__(self):
+        self.node = _Node(0)
+        self.ranked: list = []
+        self.samples: dict[int, list[float]] = {}
+        self.dropped: set[int] = set()
+
+    def race(self) -> None:
+        """Drop the moves the leader beats beyond doubt."""
+        samples = self.samples
+        running = [code for code in samples if code not in self.dropped]
+        if len(running) < 2:
+            return
+        leader = max(running, key=lambda code: sum(samples[code]) / len(samples[code]))
+        best = samples[leader]
+        for code in running:
+            rewards = samples[code]
+            pairs = min(len(rewards), len(best))
+            if code == leader or pairs < RACE_MIN:
+                continue
+            gaps = [a - b for a, b in zip(best[-pairs:], rewards[-pairs:], strict=True)]
+            mean = sum(gaps) / pairs
+            spread = sum((g - mean) ** 2 for g in gaps) / (pairs - 1)
+            if mean > 0 and mean * mean * pairs > RACE_Z * RACE_Z * spread:
+                self.dropped.add(code)
+
+
+def _iterate(game: Game, deal: Callable, root: _Root, seat: int, rng) -> None:
+    """One iteration: one determinization, in which every root move the widening admits and
+    the race keeps is played and searched below with the same rollout seed (common random
+    numbers: the root moves are compared on the same hidden cards and dice)."""
     state, chance = deal(rng)
     seed = rng.getrandbits(64)
-    if not root_ranked:
-        root_ranked.extend(game.ranked(state, rng))
-    for order, move in enumerate(root_ranked[: _root_width(root.visits)]):
-        child = root.children.get(move.code)
+    ranked = root.ranked
+    if not ranked:
+        ranked.extend(game.ranked(state, rng))
+    node = root.node
+    for order, move in enumerate(ranked[: _root_width(node.visits)]):
+        code = move.code
+        if code in root.dropped:
+            continue
+        child = node.children.get(code)
         if child is None:
-            child = root.children[move.code] = _Node(order)
+            child = node.children[code] = _Node(order)
+            root.samples[code] = []
         after = game.step(game.fork(state), move, chance)
-        _descend(game, after, chance, child, seat, random.Random(seed))
-    root.visits += 1
+        root.samples[code].append(_descend(game, after, chance, child, seat, random.Random(seed)))
+    node.visits += 1
+    if RACE_Z and node.visits % RACE_EVERY == 0:
+        root.race()
 
 
 def search_root(game: Game, view: dict, legal_moves: list, rng, budget) -> list[RootStat]:
@@ -176,14 +226,14 @@ def search_root(game: Game, view: dict, legal_moves: list, rng, budget) -> list[
     if len(legal_moves) < 2:
         return [RootStat(m, 0, 0.0, 0.0) for m in legal_moves]
     seat = view["to_move"]
-    root = _Node(0)
-    root_ranked: list = []
+    race = _Root()
     deal = game.dealer(view)
     more = budget.start()
     done = 0
     while more(done):
-        _iterate(game, deal, root, seat, rng, root_ranked)
+        _iterate(game, deal, race, seat, rng)
         done += 1
+    root = race.node
     by_code = {game.code(move): move for move in legal_moves}
     stats = [
         (child, by_code[code])

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.search import card as card_search
+from domain.search import ismcts
 from domain.search.bot import tree_game
 from domain.search.budget import IterationBudget
 from domain.search.ismcts import search_root
@@ -97,3 +98,52 @@ def test_dice_root_searches_the_rerolls_and_is_deterministic():
         legal, stats = _root(DICE, state, 60, 3)
         assert len(stats) > 3 and all(s.move in legal for s in stats)
         assert _root(DICE, state, 60, 3)[1] == stats
+
+
+def _race(samples: dict[int, list[float]]) -> set[int]:
+    race = ismcts._Root()
+    race.samples = samples
+    race.race()
+    return race.dropped
+
+
+def test_the_race_drops_a_root_move_the_leader_beats_beyond_doubt():
+    """A root move whose paired rewards trail the leader's by many standard errors is dropped;
+    a move within noise of the leader and a move with too few pairs stay in the race."""
+    rng = random.Random(5)
+    worlds = [rng.random() for _ in range(64)]  # common random numbers: the world's luck
+    leader = [0.5 * w + 0.3 + rng.gauss(0, 0.02) for w in worlds]
+    close = [0.5 * w + 0.3 + rng.gauss(0, 0.02) for w in worlds]
+    worse = [0.5 * w + 0.25 + rng.gauss(0, 0.02) for w in worlds]
+    late = [0.0] * (ismcts.RACE_MIN - 1)  # admitted late: fewer pairs than RACE_MIN
+    assert _race({1: leader, 2: close, 3: worse, 4: late}) == {3}
+
+
+def test_a_race_pairs_the_rewards_of_the_same_worlds():
+    """Without the pairing the worse move's lead is lost in the worlds' luck: the same
+    rewards shuffled (each move's mean unchanged) are not dropped."""
+    rng = random.Random(6)
+    worlds = [rng.random() for _ in range(64)]
+    leader = [w + 0.05 for w in worlds]
+    worse = [w for w in worlds]
+    assert _race({1: leader, 2: worse}) == {2}
+    rng.shuffle(worse)
+    assert _race({1: leader, 2: worse}) == set()
+
+
+def test_dropped_root_moves_cost_no_more_iterations(monkeypatch):
+    """With the race on, the moves dropped stop being played, so the root's moves cost far
+    fewer rollouts, and the move played is the most visited; off, every admitted move is
+    played in every iteration."""
+    state = next(
+        s
+        for seed in range(20)
+        if (s := random_position(CARD, 2, seed, 30)).step == "play"
+        and len(CARD.legal_moves(s, s.to_move)) >= 8
+    )
+    _, raced = _root(CARD, state, 200, 1)
+    monkeypatch.setattr(ismcts, "RACE_Z", 0)
+    _, unraced = _root(CARD, state, 200, 1)
+    assert raced[0].visits == max(s.visits for s in raced)
+    assert sum(s.visits for s in raced) < 0.6 * sum(s.visits for s in unraced)
+    assert sum(s.visits == 200 for s in unraced) >= ismcts.ROOT_BASE
