@@ -1,7 +1,8 @@
 """How much bot CPU a request will cost, estimated up front (seconds).
 
 A game costs, for each bot seat, its moves in a game times the CPU one of its moves may
-take: `mcts:<ms>` takes at most `<ms>` of CPU time per move (`mcts` DEFAULT_MS),
+take: `mcts:<ms>` takes at most `<ms>` of CPU time per move (`mcts` about DEFAULT_MS on
+average: its longer caps are for matches whose moves mostly stop early),
 `mcts:i<N>` about ITERATION_S per iteration, another package's bot at most its budget
 (DEFAULT_MS) before its fallback moves, the built-in heuristics microseconds (BUILTIN_MOVE_S
 covers the service's own work around a move). A seat of a person, an account (its program
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 
 from domain import levels
 from domain.bots import DEFAULT_MS, mcts_budget
-from domain.search.budget import CpuBudget
+from domain.search.budget import CpuBudget, MatchBudget
 from tournaments.spec import is_account
 
 COMMANDS_PER_GAME = {
@@ -51,7 +52,7 @@ def move_seconds(bots, name: str | None) -> float:
             budget = mcts_budget(name)
         except KeyError:
             return 0.0
-        if isinstance(budget, CpuBudget):
+        if isinstance(budget, CpuBudget | MatchBudget):
             return budget.ms / 1000
         return budget.iterations * ITERATION_S
     external = getattr(bots, "external", None)

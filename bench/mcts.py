@@ -106,8 +106,7 @@ def _run(match: str, bot_name: str, games: int):
     ledger = None
     done: dict[int, tuple] = {}
     if LEDGER:
-        same_bot = f"mcts:{DEFAULT_MS}" if bot_name == "mcts" else bot_name
-        ledger = Ledger(Path(LEDGER), _code(), match, same_bot, TUNE)
+        ledger = Ledger(Path(LEDGER), _code(), match, bot_name, TUNE)
         done = ledger.load()
     missing = [n for n in range(games) if n not in done]
     if PROCS > 1 and len(missing) > 1:

@@ -1,9 +1,11 @@
 """Bot names of a game, resolved in one place: `rules.bots` is a `BotTable`.
 
 - the game's built-in bots (`random`, `greedy`);
-- `mcts` (the search bot at the default budget, DEFAULT_MS of CPU time per move),
-  `mcts:<ms>` (MIN_MS-MAX_MS ms of CPU time per move) and `mcts:i<N>` (exactly N
-  iterations: the same move for the same rng on any machine);
+- `mcts` (the search bot at the default budget: DEFAULT_MS of CPU time per move, or its
+  match's longer cap in DEFAULT_CAPS_MS, where most moves settle early: about DEFAULT_MS
+  a move on average), `mcts:<ms>` (at most MIN_MS-MAX_MS ms of CPU time per move) and
+  `mcts:i<N>` (exactly N iterations: the same move for the same rng on any machine); a
+  search stops earlier once its move is settled (domain.search.ismcts);
 - `level:1` to `level:5` (domain.levels): another name for a fixed recipe of the above;
 - bots of other packages (entry-point group `keltis.bots`, `domain.plugins`), each move
   held to the same CPU budget: over it, the fallback bot's move is played instead.
@@ -20,10 +22,13 @@ from collections.abc import Callable, Iterator, Mapping
 
 from domain import levels, plugins
 from domain.search.bot import mcts_bot
-from domain.search.budget import CpuBudget, IterationBudget
+from domain.search.budget import CpuBudget, IterationBudget, MatchBudget
 
 MCTS = "mcts"
 DEFAULT_MS = 250
+# Measured (README, "Bots"): in 2-player keltis-card the race settles over half the moves
+# before 250 ms, so a 500 ms cap spends about 240 ms a move (p50 about 214 ms).
+DEFAULT_CAPS_MS = {("keltis-card", 2): 500}
 MIN_MS, MAX_MS = 10, 5000
 MAX_ITERATIONS = 100_000
 DEFAULT_FALLBACK = "greedy"
@@ -37,7 +42,7 @@ def mcts_budget(name: str):
         raise KeyError(name)
     fixed, number = found.groups()
     if number is None:
-        return CpuBudget(DEFAULT_MS)
+        return MatchBudget(DEFAULT_MS, DEFAULT_CAPS_MS)
     if fixed:
         if not 1 <= int(number) <= MAX_ITERATIONS:
             raise KeyError(name)

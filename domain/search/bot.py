@@ -17,7 +17,10 @@ def tree_game(view: dict):
 def mcts_bot(budget):
     """A bot that searches each move within `budget` (domain.search.budget)."""
 
+    for_view = getattr(budget, "for_view", None)  # a MatchBudget: the view's match decides
+
     def bot(view: dict, legal_moves: list, rng) -> dict:
-        return search(tree_game(view), view, legal_moves, rng, budget)
+        chosen = for_view(view) if for_view else budget
+        return search(tree_game(view), view, legal_moves, rng, chosen)
 
     return bot

@@ -47,3 +47,18 @@ class CpuBudget:
             return now + (now - begin) / done < deadline
 
         return more
+
+
+class MatchBudget:
+    """The default search's budget: `ms` of CPU time per move, or the longer cap a match
+    has in `caps` ((game, players) -> ms). A search stops as soon as its move is settled
+    (domain.search.ismcts), so a match whose moves mostly settle early can give an open
+    move more time and still spend about `ms` a move on average."""
+
+    def __init__(self, ms: float, caps: dict[tuple[str, int], float]):
+        self.ms = ms
+        self.caps = caps
+
+    def for_view(self, view: dict) -> CpuBudget:
+        """The CPU budget of a move of this view's match."""
+        return CpuBudget(self.caps.get((view["game"], view["players"]), self.ms))

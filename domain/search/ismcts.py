@@ -23,10 +23,11 @@ whole turns. Each iteration:
 4. plays the game's rollout from the new leaf and backs up its reward in [0, 1] and its
    score margin in points (own estimated score minus the best other) along the path.
 
-The move played is the best mean reward among the root moves played in at least half the
-iterations (ties: the prior's order). Pure and deterministic: the randomness is `rng`, the
-only clock is the budget's (domain.search.budget). `search_root` returns the root
-statistics for analysis.
+The move played is the best mean reward among the root moves still in the race and played in
+at least half the iterations (ties: the prior's order). A search stops at its budget, or
+earlier once the race has settled the move (every legal move played, one left). Pure and
+deterministic: the randomness is `rng`, the only clock is the budget's
+(domain.search.budget). `search_root` returns the root statistics for analysis.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ TREE_DEPTH = 99  # the seat's decisions a path of the tree holds, the root's inc
 RACE_Z = 2.5  # a root move trailing the leader by RACE_Z standard errors is dropped (0: never)
 RACE_MIN = 32  # paired samples a root move has before it may be dropped
 RACE_EVERY = 16  # iterations between two races
+SETTLE = True  # stop the search once the race has settled the move
 
 
 class Game(Protocol):
@@ -165,19 +167,23 @@ class _Root:
     have cost go to the moves still in the race (a racing bandit: Maron and Moore's Hoeffding
     races, on common random numbers)."""
 
-    __slots__ = ("dropped", "node", "ranked", "samples")
+    __slots__ = ("dropped", "node", "ranked", "samples", "settled")
 
     def __init__(self):
         self.node = _Node(0)
         self.ranked: list = []
         self.samples: dict[int, list[float]] = {}
         self.dropped: set[int] = set()
+        self.settled = False
 
     def race(self) -> None:
-        """Drop the moves the leader beats beyond doubt."""
+        """Drop the moves the leader beats beyond doubt; the search is settled once every
+        legal move has been played and one is left in the race (more iterations could not
+        change the move)."""
         samples = self.samples
         running = [code for code in samples if code not in self.dropped]
         if len(running) < 2:
+            self.settled = SETTLE and len(samples) == len(self.ranked)
             return
         leader = max(running, key=lambda code: sum(samples[code]) / len(samples[code]))
         best = samples[leader]
@@ -191,6 +197,8 @@ class _Root:
             spread = sum((g - mean) ** 2 for g in gaps) / (pairs - 1)
             if mean > 0 and mean * mean * pairs > RACE_Z * RACE_Z * spread:
                 self.dropped.add(code)
+        if len(running) - len(self.dropped.intersection(running)) == 1:
+            self.settled = SETTLE and len(samples) == len(self.ranked)
 
 
 def _iterate(game: Game, deal: Callable, root: _Root, seat: int, rng) -> None:
@@ -230,25 +238,21 @@ def search_root(game: Game, view: dict, legal_moves: list, rng, budget) -> list[
     deal = game.dealer(view)
     more = budget.start()
     done = 0
-    while more(done):
+    while more(done) and not race.settled:
         _iterate(game, deal, race, seat, rng)
         done += 1
     root = race.node
     by_code = {game.code(move): move for move in legal_moves}
     stats = [
-        (child, by_code[code])
+        (child, by_code[code], code in race.dropped)
         for code, child in root.children.items()
         if child.visits and code in by_code
     ]
-    most = max(child.visits for child, _ in stats)
-    stats.sort(
-        key=lambda pair: (
-            2 * pair[0].visits < most,
-            -pair[0].reward / pair[0].visits,
-            pair[0].order,
-        )
-    )
-    return [RootStat(move, c.visits, c.reward / c.visits, c.margin / c.visits) for c, move in stats]
+    most = max(child.visits for child, _, _ in stats)
+    stats.sort(key=lambda s: (s[2], 2 * s[0].visits < most, -s[0].reward / s[0].visits, s[0].order))
+    return [
+        RootStat(move, c.visits, c.reward / c.visits, c.margin / c.visits) for c, move, _ in stats
+    ]
 
 
 def search(game: Game, view: dict, legal_moves: list, rng, budget) -> dict:

@@ -147,3 +147,20 @@ def test_dropped_root_moves_cost_no_more_iterations(monkeypatch):
     assert raced[0].visits == max(s.visits for s in raced)
     assert sum(s.visits for s in raced) < 0.6 * sum(s.visits for s in unraced)
     assert sum(s.visits == 200 for s in unraced) >= ismcts.ROOT_BASE
+
+
+def test_a_settled_search_stops_early_with_the_move_the_full_budget_plays(monkeypatch):
+    """Once every legal move has been played and the race has left one, the search stops:
+    the same move as searching on to the budget, for fewer iterations."""
+    settled = 0
+    for seed in range(8):
+        state = random_position(CARD, 2, seed, 24 + 3 * seed)
+        if state.to_move is None or len(CARD.legal_moves(state, state.to_move)) < 2:
+            continue
+        monkeypatch.setattr(ismcts, "SETTLE", True)
+        _, early = _root(CARD, state, 600, seed)
+        monkeypatch.setattr(ismcts, "SETTLE", False)
+        _, full = _root(CARD, state, 600, seed)
+        assert early[0].move == full[0].move
+        settled += max(s.visits for s in early) < 600
+    assert settled >= 2

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.autoplay import choose_move
+from domain.bots import DEFAULT_CAPS_MS, DEFAULT_MS, mcts_budget
 from domain.card.cards import CANONICAL_KINDS
 from domain.chance import Chance
 from domain.registry import get_rules
@@ -160,6 +161,19 @@ def test_a_cpu_budget_stops_on_its_clock():
         done += 1
     assert 3 <= done <= 10
     assert IterationBudget(0).iterations == 1
+
+
+def test_the_default_budget_is_its_matchs_cap():
+    """`mcts` searches DEFAULT_MS a move, or its match's longer cap (2-player card, where
+    most moves settle early); `mcts:<ms>` is the same in every match."""
+    default = mcts_budget("mcts")
+    card_2p = CARD.view(random_position(CARD, 2, 1, 10), 0)
+    card_4p = CARD.view(random_position(CARD, 4, 1, 10), 0)
+    dice_2p = DICE.view(random_position(DICE, 2, 1, 0), 0)
+    assert default.for_view(card_2p).ms == DEFAULT_CAPS_MS[("keltis-card", 2)] > DEFAULT_MS
+    assert default.for_view(card_4p).ms == DEFAULT_MS
+    assert default.for_view(dice_2p).ms == DEFAULT_MS
+    assert mcts_budget("mcts:300").ms == 300
 
 
 def test_only_reproducible_bots_may_fall_back_for_a_clock():
