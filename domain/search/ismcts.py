@@ -45,7 +45,7 @@ ROOT_POWER = 0.5
 ROOT_DIVISOR = 3.0
 TREE_DEPTH = 99  # the seat's decisions a path of the tree holds, the root's included
 RACE_Z = 2.5  # a root move trailing the leader by RACE_Z standard errors is dropped (0: never)
-RACE_MIN = 32  # paired samples a root move has before it may be dropped
+RACE_MIN_PER_SEAT = 16  # paired samples a root move has before it may be dropped, per seat
 RACE_EVERY = 16  # iterations between two races
 SETTLE = True  # stop the search once the race has settled the move
 
@@ -163,13 +163,16 @@ class _Root:
     Every root move an iteration plays gets the same world and rollout seed, so two moves'
     rewards of one iteration form a pair. Every RACE_EVERY iterations a move whose paired
     difference to the leader (the best mean) lies RACE_Z standard errors below zero, over
-    at least RACE_MIN pairs, is dropped for the rest of the search: the iterations it would
-    have cost go to the moves still in the race (a racing bandit: Maron and Moore's Hoeffding
-    races, on common random numbers)."""
+    at least `min_pairs` pairs (RACE_MIN_PER_SEAT a seat: the more seats, the more their
+    hidden hands spread a reward, and the more pairs the normal approximation needs), is
+    dropped for the rest of the search: the iterations it would have cost go to the moves
+    still in the race (a racing bandit: Maron and Moore's Hoeffding races, on common random
+    numbers)."""
 
-    __slots__ = ("dropped", "node", "ranked", "samples", "settled")
+    __slots__ = ("dropped", "min_pairs", "node", "ranked", "samples", "settled")
 
-    def __init__(self):
+    def __init__(self, min_pairs: int):
+        self.min_pairs = min_pairs
         self.node = _Node(0)
         self.ranked: list = []
         self.samples: dict[int, list[float]] = {}
@@ -190,7 +193,7 @@ class _Root:
         for code in running:
             rewards = samples[code]
             pairs = min(len(rewards), len(best))
-            if code == leader or pairs < RACE_MIN:
+            if code == leader or pairs < self.min_pairs:
                 continue
             gaps = [a - b for a, b in zip(best[-pairs:], rewards[-pairs:], strict=True)]
             mean = sum(gaps) / pairs
@@ -234,7 +237,7 @@ def search_root(game: Game, view: dict, legal_moves: list, rng, budget) -> list[
     if len(legal_moves) < 2:
         return [RootStat(m, 0, 0.0, 0.0) for m in legal_moves]
     seat = view["to_move"]
-    race = _Root()
+    race = _Root(RACE_MIN_PER_SEAT * view["players"])
     deal = game.dealer(view)
     more = budget.start()
     done = 0

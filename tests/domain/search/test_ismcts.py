@@ -101,7 +101,7 @@ def test_dice_root_searches_the_rerolls_and_is_deterministic():
 
 
 def _race(samples: dict[int, list[float]]) -> set[int]:
-    race = ismcts._Root()
+    race = ismcts._Root(32)
     race.samples = samples
     race.race()
     return race.dropped
@@ -115,7 +115,7 @@ def test_the_race_drops_a_root_move_the_leader_beats_beyond_doubt():
     leader = [0.5 * w + 0.3 + rng.gauss(0, 0.02) for w in worlds]
     close = [0.5 * w + 0.3 + rng.gauss(0, 0.02) for w in worlds]
     worse = [0.5 * w + 0.25 + rng.gauss(0, 0.02) for w in worlds]
-    late = [0.0] * (ismcts.RACE_MIN - 1)  # admitted late: fewer pairs than RACE_MIN
+    late = [0.0] * 31  # admitted late: fewer pairs than the race's minimum (32)
     assert _race({1: leader, 2: close, 3: worse, 4: late}) == {3}
 
 
