@@ -65,12 +65,16 @@ def test_a_line_cut_short_by_a_killed_run_is_skipped(tmp_path):
     assert ledger.load() == {0: (1.0, 3.0, [(250.0, True), (0.1, False)])}
 
 
-def test_the_fingerprint_follows_the_code(tmp_path):
+def test_the_fingerprint_follows_the_code_not_its_comments(tmp_path):
     (tmp_path / "domain").mkdir()
     source = tmp_path / "domain" / "rules.py"
-    source.write_text("A = 1\n")
+    source.write_text('"""Rules."""\nA = 1\n\n\ndef f():\n    """F."""\n    return A\n')
     first = fingerprint("loop", tmp_path)
-    assert fingerprint("loop", tmp_path) == first
     assert fingerprint("another loop", tmp_path) != first
-    source.write_text("A = 2\n")
+    source.write_text('"""The rules."""\nA = 1  # one\n\n\ndef f():\n    """G."""\n    return A\n')
+    assert fingerprint("loop", tmp_path) == first
+    source.write_text('"""Rules."""\nA = 2\n\n\ndef f():\n    """F."""\n    return A\n')
     assert fingerprint("loop", tmp_path) != first
+    changed = fingerprint("loop", tmp_path)
+    (tmp_path / "domain" / "table.json").write_text("{}")
+    assert fingerprint("loop", tmp_path) != changed
