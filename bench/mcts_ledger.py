@@ -37,7 +37,7 @@ def _is_docstring(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)
         and isinstance(statement.value, ast.Constant)
-        and (isinstance(statement.value.value, str))
+        and isinstance(statement.value.value, str)
     )
 
 
