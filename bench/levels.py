@@ -1,8 +1,10 @@
 """Calibrate the levels (`level:1`..`level:5`, domain.levels) on the ladder by self-play.
 
 Every pair of levels plays LEVELS_DEALS fixed deals (seeded, the same for every pair) from
-both seats (2 players: each deal twice, seats swapped); the games are rated in a fixed order
-with the ladder's own rating (ladder.fold: openskill Plackett-Luce). Figures:
+both seats (2 players: each deal twice, seats swapped); the games are rated with the
+ladder's own rating (ladder.fold: openskill Plackett-Luce), which folds games one after
+another and so weighs the last ones most: a level's rating is its mean over LEVELS_ORDERS
+(100) fixed shuffles of the games' order, so that every game counts alike. Figures:
 `level_rating_<game>_<n> mu (sigma, games)`. Only with LEVELS_WRITE=1 are the ratings and
 the games they rest on written to application/levels_calibration.json (the file the service
 ships); otherwise, as under `make bench`, the figures are printed and the file is left alone.
@@ -11,7 +13,8 @@ ships); otherwise, as under `make bench`, the figures are printed and the file i
     LEVELS_WRITE=1 LEVELS_DEALS=2 python -m bench levels                         # and write
 
 A write keeps the entries of the games the run did not play (LEVELS_GAMES=keltis-dice
-recalibrates the dice levels alone).
+recalibrates the dice levels alone). LEVELS_RERATE=1 plays nothing: it rates again the games
+the shipped file holds (after a change of the rating, not of the bots).
 
 LEVELS_PROCS (1) plays that many games at once, each in its own process.
 
@@ -25,6 +28,7 @@ import hashlib
 import itertools
 import json
 import os
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -38,8 +42,14 @@ from ladder.fold import fold
 
 DEALS = int(os.environ.get("LEVELS_DEALS", "2"))
 PROCS = int(os.environ.get("LEVELS_PROCS", "1"))  # games at once, each in its own process
+ORDERS = int(os.environ.get("LEVELS_ORDERS", "100"))  # shuffles of the games' order rated
 GAMES = [g for g in os.environ.get("LEVELS_GAMES", "keltis-card,keltis-dice").split(",") if g]
 OPTIONS = {"keltis-card": lambda deal: {}, "keltis-dice": lambda deal: {"board": "basic"}}
+
+
+def rerate_asked() -> bool:
+    """Whether this run rates the shipped games again instead of playing (LEVELS_RERATE=1)."""
+    return os.environ.get("LEVELS_RERATE", "0") == "1"
 
 
 def write_asked() -> bool:
@@ -93,16 +103,34 @@ def calibrate(game: str, deals: int) -> dict:
             played = list(pool.map(play, [game] * len(games), seats, deals_of))
     else:
         played = [play(game, (a, b), deal) for a, b, deal in games]
-    ratings, _ = fold(entry_of(game, n, p) for n, p in enumerate(played))
-    rows = {}
-    for name in level_names():
-        rating = ratings[(game, f"bot:{name}")]
-        rows[name] = {
-            "mu": round(rating.mu, 3),
-            "sigma": round(rating.sigma, 3),
-            "games": rating.games,
+    return {"levels": rate(game, played), "games": played}
+
+
+def rate(game: str, played: list[dict], orders: int | None = None) -> dict:
+    """Each level's rating on the ladder: mu and sigma averaged over `orders` (ORDERS) fixed
+    shuffles of the games (a fold weighs its last games most; a mean over orders does not,
+    and does not depend on the order `played` is in), and its number of games."""
+    canonical = sorted(played, key=lambda p: json.dumps(p, sort_keys=True))
+    sums = {name: [0.0, 0.0] for name in level_names()}
+    counts: dict[str, int] = {}
+    runs = orders or ORDERS
+    for order in range(runs):
+        games = list(canonical)
+        random.Random(f"bench-levels-order:{order}").shuffle(games)
+        ratings, _ = fold(entry_of(game, n, p) for n, p in enumerate(games))
+        for name in level_names():
+            rating = ratings[(game, f"bot:{name}")]
+            sums[name][0] += rating.mu
+            sums[name][1] += rating.sigma
+            counts[name] = rating.games
+    return {
+        name: {
+            "mu": round(mu / runs, 3),
+            "sigma": round(sigma / runs, 3),
+            "games": counts[name],
         }
-    return {"levels": rows, "games": played}
+        for name, (mu, sigma) in sums.items()
+    }
 
 
 def shipped_data() -> dict:
@@ -112,29 +140,44 @@ def shipped_data() -> dict:
     return {part: dict(found.get(part) or {}) for part in ("games", "played", "recipes", "runs")}
 
 
+def replayed(game: str, shipped: dict) -> dict:
+    """The shipped games of `game` rated again (LEVELS_RERATE=1), when its recipes are still
+    the ones they were played with."""
+    recipes_now = {f"level:{level}": name for level, name in recipes(game).items()}
+    if shipped["recipes"].get(game) != recipes_now or not shipped["played"].get(game):
+        raise SystemExit(f"bench levels: the shipped {game} games were not played by its recipes")
+    return {"levels": rate(game, shipped["played"][game]), "games": shipped["played"][game]}
+
+
 def run() -> None:
-    """Calibrate each game of LEVELS_GAMES; print the figures, and write them into the data
-    file when LEVELS_WRITE=1 (the other games' entries are kept)."""
-    data = (
-        shipped_data() if write_asked() else {"games": {}, "played": {}, "recipes": {}, "runs": {}}
-    )
+    """Calibrate each game of LEVELS_GAMES (or rate its shipped games again, LEVELS_RERATE=1);
+    print the figures, and write them into the data file when LEVELS_WRITE=1 (the other
+    games' entries are kept)."""
+    shipped = shipped_data()
+    data = shipped if write_asked() else {"games": {}, "played": {}, "recipes": {}, "runs": {}}
     for game in GAMES:
         started = time.monotonic()
-        found = calibrate(game, DEALS)
+        if rerate_asked():
+            found = replayed(game, shipped)
+            run_of = dict(shipped["runs"].get(game) or {})
+        else:
+            found = calibrate(game, DEALS)
+            run_of = {
+                "command": f"LEVELS_WRITE=1 LEVELS_DEALS={DEALS} LEVELS_GAMES={game} "
+                "python -m bench levels",
+                "deals": DEALS,
+            }
+        run_of["orders"] = ORDERS
         data["games"][game] = found["levels"]
         data["played"][game] = found["games"]
         data["recipes"][game] = {f"level:{level}": name for level, name in recipes(game).items()}
-        data["runs"][game] = {
-            "command": f"LEVELS_WRITE=1 LEVELS_DEALS={DEALS} LEVELS_GAMES={game} "
-            "python -m bench levels",
-            "deals": DEALS,
-        }
+        data["runs"][game] = run_of
         elapsed = time.monotonic() - started
         for name, row in found["levels"].items():
             print(
                 f"level_rating_{game}_{name.split(':')[1]} {row['mu']:.2f} "
-                f"(sigma {row['sigma']:.2f}, {row['games']} games, {DEALS} deals, "
-                f"{elapsed:.0f} s for the game type)",
+                f"(sigma {row['sigma']:.2f}, {row['games']} games, {run_of.get('deals')} deals, "
+                f"{ORDERS} orders, {elapsed:.0f} s for the game type)",
                 flush=True,
             )
     if write_asked():

@@ -66,3 +66,79 @@ def test_a_write_of_one_game_keeps_the_other_games_entries(shipped, monkeypatch)
     assert data["recipes"]["keltis-card"]["level:4"] == "greedy"
     assert data["recipes"]["keltis-dice"] == {"level:4": "greedy"}  # the file's, kept
     assert data["played"]["keltis-dice"] == []
+
+
+def _game(winner: str, loser: str, deal: int) -> dict:
+    return {"seats": [winner, loser], "deal": deal, "scores": [20, 10]}
+
+
+def _ladder_of_levels(late_upset: bool) -> list[dict]:
+    """Each level beats the one below it 3 times in 4; with `late_upset`, level 5 beats level 4
+    8 times in 12, its wins first and its losses last: the order that misleads a single fold."""
+    games = []
+    for low, high in zip(range(1, 5), range(2, 6), strict=True):
+        for deal in range(12):
+            won = deal % 4 != 3 if not (late_upset and high == 5) else deal < 8
+            pair = (f"level:{high}", f"level:{low}") if won else (f"level:{low}", f"level:{high}")
+            games.append(_game(*pair, deal))
+    return games
+
+
+def test_the_levels_rating_does_not_depend_on_the_order_of_the_games():
+    games = _ladder_of_levels(late_upset=False)
+    assert levels.rate("keltis-card", games, orders=8) == levels.rate(
+        "keltis-card", list(reversed(games)), orders=8
+    )
+
+
+def test_a_level_winning_most_games_is_rated_above_even_when_its_losses_come_last():
+    games = _ladder_of_levels(late_upset=True)
+    single_fold, _ = levels.fold(levels.entry_of("keltis-card", n, g) for n, g in enumerate(games))
+    mu = {name: single_fold[("keltis-card", f"bot:{name}")].mu for name in ("level:4", "level:5")}
+    assert mu["level:5"] < mu["level:4"]  # the premise: one fold in this order misleads
+    rows = levels.rate("keltis-card", games, orders=32)
+    ratings = [rows[name]["mu"] for name in levels.level_names()]
+    assert ratings == sorted(ratings)
+    assert rows["level:5"]["games"] == 12
+
+
+def test_levels_rerate_1_rates_the_shipped_games_without_playing(shipped, monkeypatch):
+    games = _ladder_of_levels(late_upset=False)
+    recipes = {f"level:{n}": name for n, name in levels.recipes("keltis-card").items()}
+    shipped.write_text(
+        json.dumps(
+            {
+                "games": {},
+                "played": {"keltis-card": games},
+                "recipes": {"keltis-card": recipes},
+                "runs": {"keltis-card": {"command": "the play", "deals": 12}},
+            }
+        )
+    )
+
+    def no_play(game, deals):
+        raise AssertionError("a re-rating plays nothing")
+
+    monkeypatch.setattr(levels, "calibrate", no_play)
+    monkeypatch.setattr(levels, "ORDERS", 4)
+    monkeypatch.setenv("LEVELS_WRITE", "1")
+    monkeypatch.setenv("LEVELS_RERATE", "1")
+    levels.run()
+    data = json.loads(shipped.read_text())
+    assert data["games"]["keltis-card"] == levels.rate("keltis-card", games, orders=4)
+    assert data["played"]["keltis-card"] == games
+    assert data["runs"]["keltis-card"] == {"command": "the play", "deals": 12, "orders": 4}
+
+
+def test_levels_rerate_refuses_games_played_by_other_recipes(shipped, monkeypatch):
+    shipped.write_text(
+        json.dumps(
+            {
+                "played": {"keltis-card": _ladder_of_levels(late_upset=False)},
+                "recipes": {"keltis-card": {"level:4": "mcts:i60"}},
+            }
+        )
+    )
+    monkeypatch.setenv("LEVELS_RERATE", "1")
+    with pytest.raises(SystemExit, match="not played by its recipes"):
+        levels.run()
