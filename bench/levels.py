@@ -96,7 +96,7 @@ def entry_of(game: str, number: int, played: dict) -> LadderEntry:
 def calibrate(game: str, deals: int) -> dict:
     """Play and rate every game of the schedule; each level's rating and the games."""
     games = schedule(deals)
-    if PROCS > 1:  # the same games, rated in the same order (level 5's budget is CPU time)
+    if PROCS > 1:  # the same games as one process plays (level 5's budget is CPU time)
         with ProcessPoolExecutor(PROCS) as pool:
             seats = [(a, b) for a, b, _ in games]
             deals_of = [deal for _, _, deal in games]
@@ -140,11 +140,15 @@ def shipped_data() -> dict:
     return {part: dict(found.get(part) or {}) for part in ("games", "played", "recipes", "runs")}
 
 
+def recipes_by_name(game: str) -> dict[str, str]:
+    """Each level's bot name and the recipe it stands for in `game`, as the file records them."""
+    return {f"level:{level}": name for level, name in recipes(game).items()}
+
+
 def replayed(game: str, shipped: dict) -> dict:
     """The shipped games of `game` rated again (LEVELS_RERATE=1), when its recipes are still
     the ones they were played with."""
-    recipes_now = {f"level:{level}": name for level, name in recipes(game).items()}
-    if shipped["recipes"].get(game) != recipes_now or not shipped["played"].get(game):
+    if shipped["recipes"].get(game) != recipes_by_name(game) or not shipped["played"].get(game):
         raise SystemExit(f"bench levels: the shipped {game} games were not played by its recipes")
     return {"levels": rate(game, shipped["played"][game]), "games": shipped["played"][game]}
 
@@ -170,7 +174,7 @@ def run() -> None:
         run_of["orders"] = ORDERS
         data["games"][game] = found["levels"]
         data["played"][game] = found["games"]
-        data["recipes"][game] = {f"level:{level}": name for level, name in recipes(game).items()}
+        data["recipes"][game] = recipes_by_name(game)
         data["runs"][game] = run_of
         elapsed = time.monotonic() - started
         for name, row in found["levels"].items():

@@ -104,13 +104,12 @@ def test_a_level_winning_most_games_is_rated_above_even_when_its_losses_come_las
 
 def test_levels_rerate_1_rates_the_shipped_games_without_playing(shipped, monkeypatch):
     games = _ladder_of_levels(late_upset=False)
-    recipes = {f"level:{n}": name for n, name in levels.recipes("keltis-card").items()}
     shipped.write_text(
         json.dumps(
             {
                 "games": {},
                 "played": {"keltis-card": games},
-                "recipes": {"keltis-card": recipes},
+                "recipes": {"keltis-card": levels.recipes_by_name("keltis-card")},
                 "runs": {"keltis-card": {"command": "the play", "deals": 12}},
             }
         )
