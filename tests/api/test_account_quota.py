@@ -6,6 +6,7 @@ import secrets
 
 from api import create_app
 from tests.api.contract import ContractClient
+from tests.api.helpers import own_address
 
 
 def test_sign_ups_are_rate_limited_per_client_address(redis_url):
@@ -15,7 +16,7 @@ def test_sign_ups_are_rate_limited_per_client_address(redis_url):
     )  # fmt: skip
     app.test_client_class = ContractClient
     client = app.test_client()
-    address = {"REMOTE_ADDR": f"127.0.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}
+    address = own_address(11)  # a random 127.0.x.y could be every test client's 127.0.0.1
     for _ in range(2):
         made = client.post(
             "/v1/accounts", json={"name": f"q_{secrets.token_hex(5)}"}, environ_base=address

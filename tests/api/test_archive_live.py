@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 import requests
 
-from cli.serve import free_port, start_stack
+from cli.serve import start_stack
 from store import keys
+from tests.support.ports import free_port  # this worker's own range: no port race
 from tests.workers.processes import wait_for
 
 

@@ -10,12 +10,12 @@ import json
 import time
 
 import pytest
-from flask.testing import FlaskClient
 
 from store import keys
 from store.challenges import ChallengeStore
 from store.ladder import LadderStore
 from tests.api.helpers import bearer
+from tests.api.live_stream import LiveStream
 from tests.api.test_accounts import sign_up
 from tests.api.test_challenges import challenge
 from tests.support.webhook_server import WebhookServer, first_legal
@@ -52,41 +52,17 @@ def hook_account(client, server: WebhookServer) -> dict:
 def test_the_workers_pass_expires_a_challenge_and_the_challenger_hears_it(
     app, client, redis_client, worker
 ):
-    # The stream may stay open long: the test reads it line by line and closes it once the
-    # line came, so no window of a slow sweep on a loaded machine decides the outcome.
-    app.config.update(STREAM_KEEPALIVE_S=0.2, STREAM_MAX_S=120.0)
+    app.config.update(STREAM_KEEPALIVE_S=0.2, STREAM_MAX_S=120.0)  # closed once the line came
     ann, bea = sign_up(client), sign_up(client)
     made = challenge(client, ann["key"], [{"account": bea["name"]}], expires_in_s=10)
-    # A plain test client: the contract-checking one reads a stream to its end at once.
-    stream = FlaskClient(app, app.response_class).get(
-        "/v1/me/events", headers=bearer(ann["key"]), buffered=False
-    )
-    try:
-        assert stream.status_code == 200
-        chunks = iter(stream.response)
-        next(chunks)  # the opening look is done (it saw the challenge open): only now expire it
-        due = int(time.time() * 1000)
+    with LiveStream(app, "/v1/me/events", bearer(ann["key"])) as stream:
+        due = int(time.time() * 1000)  # only now: the stream's opening look saw it open
         redis_client.hset(keys.challenge(made["id"]), "expires_at", due)
         redis_client.zadd(keys.challenges_expiring(), {made["id"]: due})
-        store = ChallengeStore(redis_client)
+        store = ChallengeStore(redis_client)  # the stored status, not one read lazily
         wait_for(lambda: store.get(made["id"]).status == "expired", 60, "the sweep's expiry")
-        expired = _first_line_of_type(chunks, "challenge_expired", within_s=30)
-    finally:
-        stream.close()
+        expired = stream.first("challenge_expired")
     assert expired["challenge"]["status"] == "expired"
-
-
-def _first_line_of_type(chunks, kind: str, within_s: float) -> dict:
-    """The first NDJSON line of `kind` among a stream's chunks (a keep-alive every
-    STREAM_KEEPALIVE_S lets the deadline be checked)."""
-    ends = time.monotonic() + within_s
-    for chunk in chunks:
-        for raw in chunk.split(b"\n"):
-            line = json.loads(raw) if raw.strip() else None
-            if line and line["type"] == kind:
-                return line
-        assert time.monotonic() < ends, f"no {kind} line within {within_s} s"
-    raise AssertionError(f"the stream ended without a {kind} line")
 
 
 def test_a_webhook_bot_is_asked_by_a_signed_post_and_accepts(client, hook, worker):

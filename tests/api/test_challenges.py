@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 
@@ -16,6 +15,7 @@ from application.challenges import Challenges, Limits
 from application.games import GameService
 from store.challenges import ChallengeStore
 from tests.api.helpers import bearer
+from tests.api.live_stream import LiveStream, typed
 from tests.api.test_accounts import sign_up
 
 KEEPALIVE_S = 0.2
@@ -30,18 +30,6 @@ def app(app):
 def lines_of(response) -> list[dict]:
     assert response.status_code == 200, response.data
     return [json.loads(line) for line in response.data.decode().split("\n") if line]
-
-
-def in_background(call):
-    box = {}
-    thread = threading.Thread(target=lambda: box.setdefault("result", call()))
-    thread.start()
-
-    def result():
-        thread.join(timeout=30)
-        return box["result"]
-
-    return result
 
 
 def at_once(calls: list) -> list:
@@ -68,21 +56,20 @@ def challenge(client, key: str, opponents: list[dict], **body) -> dict:
     return response.json
 
 
-def stream(app, key: str):
-    """The account's event stream read in the background (it ends after STREAM_MAX_S)."""
-    return in_background(
-        lambda: lines_of(app.test_client().get("/v1/me/events", headers=bearer(key)))
-    )
-
-
-def typed(lines: list[dict], kind: str) -> list[dict]:
-    return [line for line in lines if line["type"] == kind]
+def live(app, key: str) -> LiveStream:
+    """The account's event stream, opened (its opening look done) and read as it comes; it
+    may stay open long, the test closes it once the lines it waits for have come."""
+    app.config.update(STREAM_MAX_S=120.0)
+    return LiveStream(app, "/v1/me/events", bearer(key))
 
 
 def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, client):
     ann, bea = sign_up(client), sign_up(client, bot=True)
-    ann_stream, bea_stream = stream(app, ann["key"]), stream(app, bea["key"])
-    time.sleep(0.4)
+    with live(app, ann["key"]) as ann_stream, live(app, bea["key"]) as bea_stream:
+        _heard_accepted_and_started(client, ann, bea, ann_stream, bea_stream)
+
+
+def _heard_accepted_and_started(client, ann, bea, ann_stream, bea_stream) -> None:
     clock = {"move_seconds": 60}
     made = challenge(
         client, ann["key"], [{"account": bea["name"]}], seat_order="given", clock=clock
@@ -93,7 +80,7 @@ def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, 
     assert [c["id"] for c in incoming.json["challenges"]] == [made["id"]]
     outgoing = client.get("/v1/challenges?direction=outgoing", headers=bearer(ann["key"]))
     assert [c["id"] for c in outgoing.json["challenges"]] == [made["id"]]
-    time.sleep(0.3)
+    assert bea_stream.first("challenge")["challenge"]["id"] == made["id"]
     accepted = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
     assert accepted.status_code == 200, accepted.json
     assert accepted.json["status"] == "accepted" and accepted.json["accepted_by"] == [bea["name"]]
@@ -101,12 +88,11 @@ def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, 
     game = client.get(f"/v1/games/{game_id}").json
     assert [p["name"] for p in game["players"]] == [ann["name"], bea["name"]]  # given order
     assert game["clock"]["move_seconds"] == 60 and game["rated"] is False
-    seen_bea, seen_ann = bea_stream(), ann_stream()
-    assert typed(seen_bea, "challenge")[0]["challenge"]["id"] == made["id"]
-    for seen in (seen_ann, seen_bea):
-        assert typed(seen, "challenge_accepted")[0]["challenge"]["game_id"] == game_id
-        assert {"type": "game_started", "game": game_id} in seen
-    assert not typed(seen_ann, "challenge")  # the challenge line goes to the challenged
+    started = {"type": "game_started", "game": game_id}
+    for seen in (ann_stream, bea_stream):
+        seen.until(lambda lines: started in lines and typed(lines, "challenge_accepted"))
+        assert typed(seen.lines, "challenge_accepted")[0]["challenge"]["game_id"] == game_id
+    assert not typed(ann_stream.lines, "challenge")  # the challenge line goes to the challenged
     again = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
     assert again.status_code == 409 and again.json["error"]["code"] == "challenge_closed"
 
@@ -121,15 +107,14 @@ def test_a_reconnecting_stream_opens_with_the_open_incoming_challenges(client):
 def test_a_decline_with_its_reason_is_heard_by_the_challenger(app, client):
     ann, bea = sign_up(client), sign_up(client)
     made = challenge(client, ann["key"], [{"account": bea["name"]}])
-    ann_stream = stream(app, ann["key"])
-    time.sleep(0.4)
-    declined = client.post(
-        f"/v1/challenges/{made['id']}/decline",
-        json={"reason": "too_fast"},
-        headers=bearer(bea["key"]),
-    )
-    assert declined.status_code == 200 and declined.json["status"] == "declined"
-    line = typed(ann_stream(), "challenge_declined")[0]
+    with live(app, ann["key"]) as ann_stream:
+        declined = client.post(
+            f"/v1/challenges/{made['id']}/decline",
+            json={"reason": "too_fast"},
+            headers=bearer(bea["key"]),
+        )
+        assert declined.status_code == 200 and declined.json["status"] == "declined"
+        line = ann_stream.first("challenge_declined")
     assert line["challenge"]["decline_reason"] == "too_fast"
     bad = client.post(
         f"/v1/challenges/{made['id']}/decline", json={"reason": "rude"}, headers=bearer(bea["key"])
@@ -144,11 +129,10 @@ def test_only_the_challenger_cancels_and_the_challenged_hears_it(app, client):
     assert hidden.status_code == 404  # neither challenger nor challenged
     refused = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(bea["key"]))
     assert refused.status_code == 403
-    bea_stream = stream(app, bea["key"])
-    time.sleep(0.4)
-    cancelled = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(ann["key"]))
-    assert cancelled.status_code == 200 and cancelled.json["status"] == "cancelled"
-    assert typed(bea_stream(), "challenge_cancelled")[0]["challenge"]["id"] == made["id"]
+    with live(app, bea["key"]) as bea_stream:
+        cancelled = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(ann["key"]))
+        assert cancelled.status_code == 200 and cancelled.json["status"] == "cancelled"
+        assert bea_stream.first("challenge_cancelled")["challenge"]["id"] == made["id"]
     late = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
     assert late.status_code == 409
 

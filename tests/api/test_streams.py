@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from tests.api.helpers import assert_nothing_hidden, bearer, create
+from tests.api.live_stream import LiveStream
 from tests.api.test_accounts import sign_up
 
 KEEPALIVE_S = 0.3
@@ -105,19 +106,12 @@ def test_idle_streams_send_keep_alive_lines(client):
 def test_streams_need_an_account_key_and_are_bounded_per_account(app, client):
     assert client.get("/v1/me/events").status_code == 401
     account = sign_up(client, bot=True)
-    held = [
-        in_background(
-            lambda: app.test_client().get("/v1/me/events", headers=bearer(account["key"]))
-        )
-        for _ in range(2)
-    ]
-    time.sleep(0.5)
+    # Two streams held open (each has sent its first line) until the test closes them.
+    held = [LiveStream(app, "/v1/me/events", bearer(account["key"])) for _ in range(2)]
     refused = client.get("/v1/me/events", headers=bearer(account["key"]))
     assert refused.status_code == 429 and refused.json["error"]["code"] == "too_many_streams"
-    for result in held:
-        response = result()
-        assert response.status_code == 200
-        response.close()  # what a server does when the stream ends: it stops counting
+    for stream in held:
+        stream.close()  # what a server does when the stream ends: it stops counting
     assert client.get("/v1/me/events", headers=bearer(account["key"])).status_code == 200
 
 
@@ -261,11 +255,19 @@ def test_an_idle_stream_sends_redis_no_command_between_keep_alives(app, client, 
     """Between its keep-alives (each one a safety re-check of the log) an idle stream only
     waits on the pub/sub socket: Redis's MONITOR sees no command in a quiet window."""
     _, first, _ = account_game(client)
-    app.config.update(STREAM_KEEPALIVE_S=2.5, STREAM_MAX_S=4.0)
-    stream = in_background(
-        lambda: app.test_client().get("/v1/me/events", headers=bearer(first["key"]))
-    )
-    time.sleep(0.8)  # opened: its catch-up reads are done, it waits for a notification
+    # No keep-alive before the stream's end, 6 s after it opened: the quiet window below
+    # starts once it has opened (its catch-up reads done) and ends long before that.
+    app.config.update(STREAM_KEEPALIVE_S=60.0, STREAM_MAX_S=6.0)
+    opened = threading.Event()
+
+    def read() -> None:
+        stream = LiveStream(app, "/v1/me/events", bearer(first["key"]))
+        opened.set()
+        stream.rest()  # waits on the pub/sub socket for a notification
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert opened.wait(30), "the stream did not open"
     seen: list[str] = []
     monitor_client = redis.Redis.from_url(redis_url)
 
@@ -278,8 +280,8 @@ def test_an_idle_stream_sends_redis_no_command_between_keep_alives(app, client, 
 
     with monitor_client.monitor() as monitor:
         threading.Thread(target=record, args=(monitor,), daemon=True).start()
-        time.sleep(1.2)  # well before the first keep-alive (2.5 s after the opening)
+        time.sleep(1.2)  # a window of the stream's wait, well before its end
         quiet = list(seen)
-    stream()
+    reader.join(30)
     monitor_client.close()
     assert quiet == []
