@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from flask import current_app, g, request
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.errors import DRAIN_LIMIT_BYTES, ApiError
+from api.errors import DRAIN_LIMIT_BYTES, ApiError, describe, describe_name
 
 JSON_TYPE = "application/json"
 READ_BYTES = 64 * 1024
@@ -105,5 +105,17 @@ def json_body(schema: Schema) -> dict:
 
 
 def query(schema: Schema) -> dict:
-    """The query string loaded by `schema` (422 on a bad or unknown parameter)."""
-    return schema.load(request.args.to_dict())
+    """The query string loaded by `schema`.
+
+    400 invalid_query for a parameter given more than once (every parameter of the API is
+    one value: taking the first or the last would answer a question the client did not
+    ask), an unknown one, a missing one, or one not of its type, range or form.
+    """
+    args = request.args
+    repeated = sorted(name for name in args if len(args.getlist(name)) > 1)
+    if repeated:
+        raise ApiError(400, "invalid_query", f"{describe_name(repeated[0])}: given more than once")
+    try:
+        return schema.load(args.to_dict())
+    except ValidationError as error:
+        raise ApiError(400, "invalid_query", describe(error.messages)) from error

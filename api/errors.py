@@ -78,7 +78,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(error: ValidationError):
-        return error_response(422, "invalid_request", _describe(error.messages))
+        return error_response(422, "invalid_request", describe(error.messages))
 
     @app.errorhandler(redis.RedisError)
     @app.errorhandler(ArchiveUnavailable)  # the archive tier's PostgreSQL (store.archive)
@@ -123,23 +123,21 @@ def _drain_body() -> None:
         remaining -= len(chunk)
 
 
-def _echo(name: str) -> str:
+def describe_name(name: str) -> str:
     """A field name as it may be repeated: bounded, and escaped where not plain UTF-8 text."""
     if len(name) > MAX_FIELD_ECHO:
         name = name[:MAX_FIELD_ECHO] + "..."
     return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _describe(messages) -> str:
+def describe(messages) -> str:
     """A short text naming the fields at fault (never echoing their values)."""
     if isinstance(messages, dict):
         parts = []
         for field, problem in messages.items():
-            detail = _describe(problem)
-            parts.append(f"{_echo(str(field))}: {detail}")
+            detail = describe(problem)
+            parts.append(f"{describe_name(str(field))}: {detail}")
         return "; ".join(parts)
     if isinstance(messages, list):
-        return " ".join(
-            str(m) if not isinstance(m, dict | list) else _describe(m) for m in messages
-        )
+        return " ".join(str(m) if not isinstance(m, dict | list) else describe(m) for m in messages)
     return str(messages)

@@ -208,14 +208,16 @@ def _account_key() -> str | None:
 
 
 def _version_query() -> int | None:
-    """The `version` query parameter of GET /moves (None without one; 422 if not a version)."""
+    """The `version` query parameter of GET /moves (None without one; 400 if not one
+    version, as for any query parameter: api.bodies.query)."""
     query = request.environ.get("QUERY_STRING", "")
     plain = PLAIN_VERSION_QUERY.fullmatch(query)  # the usual `version=N` alone: no parsing
-    value = plain.group(1) if plain else request.args.get("version")
-    if value is None:
+    values = [plain.group(1)] if plain else request.args.getlist("version")
+    if not values:
         return None
-    if not VERSION.match(value):
-        raise ApiError(422, "invalid_version", "version must be a game version, e.g. 12")
+    value = values[0]
+    if len(values) > 1 or not VERSION.match(value):
+        raise ApiError(400, "invalid_version", "version must be one game version, e.g. 12")
     return int(value)
 
 

@@ -1,8 +1,9 @@
 """`GET /metrics`: the Prometheus text exposition (application.metrics_scrape), for the
 operator only.
 
-Not public by default: without an operator setting the route answers 404 in the error
-shape, exactly as an unknown path does. Two settings, either or both:
+Not public by default: without an operator setting no credential opens it (401, as the
+contract's metricsToken security says; the path itself is no secret, openapi.yaml lists
+it). Two settings, either or both:
 - KELTIS_METRICS_TOKEN (config METRICS_TOKEN): the scraper sends `Authorization: Bearer
   <token>`; a missing or wrong token gets 401 (compared in constant time).
 - KELTIS_METRICS_BIND (config METRICS_BIND), "host:port": an address of its own that
@@ -65,7 +66,7 @@ def get_metrics():
     config = current_app.config
     token, bind = config.get("METRICS_TOKEN"), config.get("METRICS_BIND")
     if not token and not bind:
-        raise NotFound()
+        raise Unauthenticated("no metrics token is set on this server (KELTIS_METRICS_TOKEN)")
     if bind and not on_metrics_listener(bind):
         raise NotFound()
     if token:

@@ -121,7 +121,7 @@ def test_R2_export_skips_a_sealed_duplicate_deal_game(client, games):
 )
 def test_export_refuses_live_statuses_and_malformed_filters(client, query):
     response = client.get(f"/v1/games/export?{query}")
-    assert response.status_code == 422
+    assert response.status_code == 400
     assert response.json["error"]["code"]
 
 

@@ -337,8 +337,19 @@ def test_events_after_n_and_limit(client, toy):
     gid, _tokens = start_humans(client, toy, ["ann", "bea"])
     page = client.get(f"/v1/games/{gid}/events?after=2&limit=3").json
     assert [e["version"] for e in page["events"]] == [3, 4, 5]
-    assert client.get(f"/v1/games/{gid}/events?after=-1").status_code == 422
-    assert client.get(f"/v1/games/{gid}/events?bogus=1").status_code == 422
+    assert client.get(f"/v1/games/{gid}/events?after=-1").status_code == 400
+    assert client.get(f"/v1/games/{gid}/events?bogus=1").status_code == 400
+
+
+@pytest.mark.parametrize("query", ["limit=2&limit=3", "limit=2&limit={}", "limit=x", "limit=2.5"])
+def test_a_query_parameter_given_twice_or_not_an_integer_is_a_400(client, toy, query):
+    """Each query parameter is one value: taking the first of two (or the last) would answer
+    a question the client did not ask."""
+    gid, _tokens = start_humans(client, toy, ["ann", "bea"])
+    answer = client.get(f"/v1/games/{gid}/events?after=0&{query}")
+    assert answer.status_code == 400
+    assert answer.json["error"]["code"] == "invalid_query"
+    assert answer.json["error"]["message"].startswith("limit:")
 
 
 def test_events_wait_holds_until_a_move_arrives(app, client, toy):

@@ -32,6 +32,49 @@ def test_oversized_and_malformed_bodies_over_the_wire(live_stack, session):
     assert bad.status_code == 400
 
 
+def _raw_exchange(base_url: str, request: bytes) -> tuple[int, str, dict]:
+    """One request written as given on a new connection: (status, content type, body)."""
+    import json
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    fields = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), fields["Content-Type"], json.loads(body)
+
+
+def test_what_gunicorn_refuses_is_answered_in_the_error_shape(live_stack):
+    """Conflicting length headers and an overlong request line are refused before the app
+    sees them: still in the one JSON error shape, never gunicorn's HTML page."""
+    smuggle = (
+        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    )
+    status, kind, body = _raw_exchange(live_stack.base_url, smuggle)
+    assert (status, kind, body["error"]["code"]) == (400, "application/json", "bad_request")
+    overlong = b"GET /v1/games?cursor=" + b"x" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    status, kind, body = _raw_exchange(live_stack.base_url, overlong)
+    assert (status, kind, body["error"]["code"]) == (414, "application/json", "uri_too_long")
+    assert set(body["error"]) == {"code", "message", "rule"}
+
+
+def test_a_long_query_reaches_the_app_which_names_the_fault(live_stack, session):
+    """A query over gunicorn's default 4 KiB request line (a parameter given 60 times) is
+    the app's to refuse: 400 invalid_query, the parameter named."""
+    values = "&".join(f"limit=%7B%22k{n}%22%3A{'9' * 80}%7D" for n in range(60))
+    answer = session.get(f"{live_stack.base_url}/v1/tournaments?{values}")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "invalid_query"
+    assert answer.json()["error"]["message"].startswith("limit:")
+
+
 def test_long_polls_do_not_starve_other_requests(live_stack):
     """Many clients waiting on GET /events (up to `wait` seconds) hold no worker thread:
     one gunicorn process with more waiting clients than a thread pool would have still

@@ -60,7 +60,7 @@ def test_games_are_listed_newest_first_with_filters_and_pages(client, toy):
     assert [g["id"] for g in only_waiting["games"]] == [waiting, oldest]
     only_active = client.get(f"/v1/games?game={toy}&status=active&limit=1").json
     assert only_active["games"][0]["id"] == active
-    assert client.get("/v1/games?status=bogus").status_code == 422
+    assert client.get("/v1/games?status=bogus").status_code == 400
 
 
 def test_list_index_is_rebuildable_from_the_logs(app, client, toy, redis_client):

@@ -98,9 +98,9 @@ def test_ratings_say_bot_as_the_profile_does(http, games, accounts):
     assert shown == {"Beta": (True, True), "Dora": (True, False), "greedy": (False, True)}
 
 
-def test_the_ratings_of_an_unknown_or_missing_game_are_a_422(http):
+def test_the_ratings_of_an_unknown_game_are_a_422_of_a_missing_one_a_400(http):
     assert error_code(http.get("/v1/ratings", query_string={"game": "chess"})) == "unknown_game"
-    assert http.get("/v1/ratings").status_code == 422
+    assert http.get("/v1/ratings").status_code == 400
     empty = http.get("/v1/ratings", query_string={"game": "keltis-dice"}).json
     assert empty == {"game": "keltis-dice", "ratings": [], "next_cursor": None}
 

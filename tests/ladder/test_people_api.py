@@ -156,12 +156,12 @@ def test_an_unknown_account_is_a_404_in_the_one_error_shape(http):
     assert answer.status_code == 404 and answer.json["error"]["code"] == "account_not_found"
 
 
-def test_history_of_an_unknown_game_or_a_bad_cursor_is_a_422(http, accounts):
+def test_history_of_an_unknown_game_is_a_422_and_a_bad_query_a_400(http, accounts):
     accounts.sign_up("Fay", bot=False, webhook=None)
     path = "/v1/accounts/fay/ratings/history"
     assert http.get(path, query_string={"game": "chess"}).json["error"]["code"] == "unknown_game"
-    assert http.get(path).status_code == 422
-    assert http.get(path, query_string={"game": CARD, "cursor": "0"}).status_code == 422
-    assert http.get("/v1/accounts/fay/games", query_string={"cursor": "x"}).status_code == 422
+    assert http.get(path).status_code == 400
+    assert http.get(path, query_string={"game": CARD, "cursor": "0"}).status_code == 400
+    assert http.get("/v1/accounts/fay/games", query_string={"cursor": "x"}).status_code == 400
     empty = http.get(path, query_string={"game": CARD}).json
     assert empty == {"name": "Fay", "game": CARD, "points": [], "next_cursor": None}

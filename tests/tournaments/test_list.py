@@ -52,5 +52,5 @@ def test_tournament_list_pages_newest_first_by_cursor(client, redis_client):
 
 def test_tournament_list_refuses_a_forged_cursor(client):
     response = client.get("/v1/tournaments", query_string={"cursor": "not-a-cursor"})
-    assert response.status_code == 422
+    assert response.status_code == 400
     assert response.json["error"]["code"]
