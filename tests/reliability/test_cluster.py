@@ -21,6 +21,7 @@ from devtools.reliability.web import WebServer
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
 from tests.api.contract import contract_session
+from tests.workers.processes import wait_for
 
 CARD = "keltis-card"
 
@@ -170,7 +171,9 @@ def test_a_cluster_store_without_a_queue_redis_is_refused_at_start(cluster_url, 
 
 # ----- notifications: sharded pub/sub on Redis >= 7, plain pub/sub on 6.2 ---------------------
 
-WAKE_S = 1.0  # well under the 5 s safety re-check of a long-poll (10 s of a stream)
+# Woken by the notification: a re-check would answer 4.5 s or more after the move (the 5 s
+# safety re-check of a long-poll, 10 s of a stream); 1 s was overrun on a loaded machine.
+WAKE_S = 3.0
 
 
 @pytest.fixture(scope="module")
@@ -224,6 +227,14 @@ def test_a_long_poll_wakes_on_spublish_on_a_redis_7_cluster(web7, http, redis7_c
     assert {n.port: command_calls(n, "publish") for n in redis7_cluster.nodes} == published
 
 
+def shard_subscribers(cluster, channel: str) -> dict[int, int]:
+    """The sharded subscribers of `channel` on each node of `cluster`, by port."""
+    return {
+        node.port: node.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]
+        for node in cluster.nodes
+    }
+
+
 def test_a_waiter_subscribes_on_the_node_owning_its_game_on_a_redis_7_cluster(
     web7, http, redis7_cluster
 ):
@@ -232,20 +243,25 @@ def test_a_waiter_subscribes_on_the_node_owning_its_game_on_a_redis_7_cluster(
     waiter = threading.Thread(
         target=requests.get,
         args=(f"{web7.url}/v1/games/{game['id']}/events",),
-        kwargs={"params": {"after": game["version"], "wait": 2}, "timeout": 30},
+        kwargs={"params": {"after": game["version"], "wait": 20}, "timeout": 30},
     )
     waiter.start()
-    time.sleep(0.7)
-    counted = {
-        node.port: node.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]
-        for node in redis7_cluster.nodes
-    }
+
+    def subscribed() -> dict[int, int] | None:
+        found = shard_subscribers(redis7_cluster, channel)
+        return found if any(found.values()) else None
+
+    # Counted once the long-poll has subscribed, however long that takes; then a move
+    # answers the long-poll.
+    counted = wait_for(subscribed, 15, "the long-poll's subscription")
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    play_one_move(http, web7.url, game["id"], tokens[game["to_move"]], 0)
     waiter.join(timeout=30)
     home = redis7_cluster.node_for_key(channel).port
     assert counted == {port: (1 if port == home else 0) for port in counted}
 
 
-def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http):
+def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http, redis7_cluster):
     base = web7.url
     first, second = (
         http.post(f"{base}/v1/accounts", json={"name": f"sh{uuid.uuid4().hex[:12]}", "bot": True})
@@ -268,9 +284,10 @@ def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http):
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     # Nothing waits on it: the stream answers its headers and a keep-alive at once, after
-    # its (empty) catch-up; a margin for its subscription to be confirmed.
+    # its (empty) catch-up; its subscription is confirmed then, or (on a slow machine) soon.
     assert lines.get(timeout=15)[1] is None
-    time.sleep(0.7)
+    channel = keys.account_channel(waiter["name"].lower())
+    wait_for(lambda: any(shard_subscribers(redis7_cluster, channel).values()), 15, channel)
     mover, version = accounts[game["to_move"]], game["version"]
     for pick in range(20):  # a turn of keltis-card may take several moves of one seat
         answer = play_one_move(http, base, game["id"], mover["key"], pick)
