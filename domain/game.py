@@ -54,19 +54,21 @@ FINISHED = Phase.FINISHED
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a finished game: every seat's total, the winners (all seats tied at
-    the top: K4, F4) and each seat's score item by item (JSON-ready, game-specific)."""
+    the top: K4, F4), each seat's score item by item (JSON-ready, game-specific) and which
+    end of the rules ended the game (`ended_by`: E6, F6; None for a state not yet over)."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     breakdown: tuple[dict, ...]
+    ended_by: str | None = None
 
     @classmethod
-    def of(cls, breakdown: Sequence[dict]) -> Outcome:
+    def of(cls, breakdown: Sequence[dict], ended_by: str | None = None) -> Outcome:
         """The outcome of per-seat breakdowns, each with its `"total"`."""
         scores = tuple(part["total"] for part in breakdown)
         best = max(scores)
         winners = tuple(seat for seat, score in enumerate(scores) if score == best)
-        return cls(scores, winners, tuple(breakdown))
+        return cls(scores, winners, tuple(breakdown), ended_by)
 
     @property
     def shared(self) -> bool:
@@ -74,12 +76,14 @@ class Outcome:
         return len(self.winners) > 1
 
     def to_dict(self) -> dict:
-        """{"scores", "winners", "shared", "breakdown"}: JSON-ready, the caller's own copy."""
+        """{"scores", "winners", "shared", "breakdown", "ended_by"}: JSON-ready, the caller's
+        own copy."""
         return {
             "scores": list(self.scores),
             "winners": list(self.winners),
             "shared": self.shared,
             "breakdown": copy.deepcopy(list(self.breakdown)),
+            "ended_by": self.ended_by,
         }
 
 
@@ -142,4 +146,5 @@ class GameRules(Protocol):
 
     def result(self, state: Any) -> dict | None:
         """None until finished; then {"scores": [...], "winners": [...], "shared": bool,
-        "breakdown": [...]} (`Outcome.to_dict()`; both games also offer `outcome(state)`)."""
+        "breakdown": [...], "ended_by": why} (`Outcome.to_dict()`; both games also offer
+        `outcome(state)`)."""

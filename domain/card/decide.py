@@ -32,6 +32,7 @@ from domain.card.evolve import REDUCERS
 from domain.card.scoring import outcome
 from domain.card.state import CLOSED, DRAW, FINAL_ROUND, FINISHED, PLAY
 from domain.chance import Chance
+from domain.endless import counts_after_turn, service_ending
 from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
 HAND_SIZE = 8
@@ -159,7 +160,7 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
         source = code - DRAW_BASE
         if source != DECK_SOURCE:
             pile = state.piles[source]
-            return [
+            events = [
                 {
                     "type": "card_drawn",
                     "seat": seat,
@@ -167,6 +168,8 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
                     "card": NAMES[pile[-1]],
                 }
             ]
+            _end_by_service_rules(state, seat, False, events)
+            return events
         deck = state.setup.deck
         position = state.deck_pos
         events = [
@@ -180,11 +183,24 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
         ]
         if position + 1 >= len(deck):
             events.append({"type": "final_round_started", "by_seat": seat, "reason": "deck_empty"})
+            return events
+        _end_by_service_rules(state, seat, True, events)
         return events
     events = [{"type": "player_stopped", "seat": seat}]
     if state.final_left == 1:
         events.append(_game_ended(state, events))
     return events
+
+
+def _end_by_service_rules(state, seat: int, from_deck: bool, events: list[dict]) -> None:
+    """E4, E5: after the turn's last owed draw, the final round when the turn was the 30th
+    idle one in a row or the 400th."""
+    if state.draws_owed != 1:
+        return
+    turns, idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed or from_deck)
+    reason = service_ending(turns, idle_run)
+    if reason is not None:
+        events.append({"type": "final_round_started", "by_seat": seat, "reason": reason})
 
 
 def _game_ended(state, events: list[dict]) -> dict:
@@ -196,6 +212,7 @@ def _game_ended(state, events: list[dict]) -> dict:
         "scores": list(result.scores),
         "winners": list(result.winners),
         "shared": result.shared,
+        "ended_by": state.end_reason,
     }
 
 

@@ -10,17 +10,20 @@ Events (JSON-ready dicts; `hidden` fields follow `domain.visibility`):
     card_laid        {seat, card, row}                                            (P3, P4, E3)
     card_drawn       {seat, source: "deck", owner: seat, hidden: {card}}               (D1)
                      {seat, source: <pile>, card}  (a discard pile is public)
-    final_round_started {by_seat, reason: "fifth_row" | "deck_empty"}              (E1-E3)
+    final_round_started {by_seat, reason: "fifth_row" | "deck_empty"                (E1-E3)
+                                          | "idle_turns" | "turn_limit"}                (E4, E5)
     player_stopped   {seat}                                                             (E3)
-    game_ended       {scores: [...], winners: [...], shared}                            (K4)
+    game_ended       {scores: [...], winners: [...], shared, ended_by}             (K4, E6)
+                     ended_by: the reason of the final round (no ended_by in older logs)
 
 Turn structure: after a play (discard / wish / lay) the same seat owes one draw (two after
 a wish); the last owed draw passes the turn. A lay that closes the fifth row is followed by
 `final_round_started` (no draw, D2); so is a draw of the deck's last card (E2). In the final
 round a seat's turn ends after its second lay or a `player_stopped`; `game_ended` follows
-the last final-round action. Deal order: with 2 players the first 30 shuffled cards are
-removed; then seat 0 gets the next 8, seat 1 the 8 after, and so on; the rest is the draw
-pile, its top first.
+the last final-round action. The last owed draw of the 30th idle turn in a row (E4) or of
+the 400th turn (E5) is followed by `final_round_started` too. Deal order: with 2 players
+the first 30 shuffled cards are removed; then seat 0 gets the next 8, seat 1 the 8 after,
+and so on; the rest is the draw pile, its top first.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from domain.card.state import (
     Setup,
     initial_state,
 )
+from domain.endless import counts_after_turn
 from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
@@ -93,6 +97,7 @@ def _card_discarded(state, event):
     new.banned = state.banned | 1 << pile
     new.step = DRAW
     new.draws_owed = 1
+    new.progressed = False
     return new
 
 
@@ -120,6 +125,7 @@ def _stone_wished(state, event):
     new.stones_held = _replace(state.stones_held, seat, state.stones_held[seat] | stone)
     new.step = DRAW
     new.draws_owed = 2
+    new.progressed = True
     return new
 
 
@@ -152,6 +158,7 @@ def _card_laid(state, event):
     if state.step == PLAY:
         new.step = DRAW
         new.draws_owed = 1
+        new.progressed = True
     elif state.step == FINAL_ROUND:
         new.laid_in_final = state.laid_in_final + 1
         if new.laid_in_final >= 2:
@@ -166,6 +173,7 @@ def _card_drawn(state, event):
     if source == 6:
         kind = KIND_OF[event["hidden"]["card"]]
         new.deck_pos = state.deck_pos + 1
+        new.progressed = True
     else:
         pile = state.piles[source]
         kind = pile[-1]
@@ -178,6 +186,7 @@ def _card_drawn(state, event):
         new.step = PLAY
         new.banned = 0
         new.to_move = (seat + 1) % state.setup.players
+        new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, new.progressed)
     return new
 
 

@@ -18,6 +18,7 @@ class CardRules(OutcomeResult):
     """Keltis: the card game, 2-4 players (docs/RULES.md game 1)."""
 
     name = "keltis-card"
+    version = "2"  # E4-E6: service rules that end every game
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     bots = BotTable("keltis-card", BOTS)

@@ -38,10 +38,12 @@ def seat_breakdown(rows: tuple, stones_mask: int) -> dict:
 
 
 def outcome(state) -> Outcome:
-    """Every seat's score and the winners (K4: all tied top seats win)."""
+    """Every seat's score, the winners (K4: all tied top seats win) and why the game ended
+    (the final round's reason: E1, E2, E4, E5)."""
     return Outcome.of(
         [
             seat_breakdown(state.rows[seat], state.stones_held[seat])
             for seat in range(state.setup.players)
-        ]
+        ],
+        state.end_reason,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from domain.card.state import CardState, Setup
 from domain.snapshot_data import as_tuples, data_to_slots, slots_to_data
 
-FORMAT = 1
+FORMAT = 2
 FIELDS = tuple(name for name in CardState.__slots__ if name not in ("_legal", "setup"))
 
 

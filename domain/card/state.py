@@ -108,7 +108,11 @@ class Setup:
 
 
 class CardState:
-    """One moment of a game. Treat as immutable; `clone` before changing a field."""
+    """One moment of a game. Treat as immutable; `clone` before changing a field.
+
+    `turns` counts the turns played out (a play and its draws), `idle_run` the idle turns
+    in a row (E4), `progressed` whether the turn in hand has laid, wished or drawn from
+    the draw pile so far."""
 
     __slots__ = (
         "_legal",
@@ -120,8 +124,10 @@ class CardState:
         "ender",
         "final_left",
         "hands",
+        "idle_run",
         "laid_in_final",
         "piles",
+        "progressed",
         "row_status",
         "rows",
         "setup",
@@ -130,6 +136,7 @@ class CardState:
         "stones_held",
         "stones_table",
         "to_move",
+        "turns",
     )
 
     def clone(self) -> CardState:
@@ -153,6 +160,9 @@ class CardState:
         new.laid_in_final = self.laid_in_final
         new.ender = self.ender
         new.end_reason = self.end_reason
+        new.turns = self.turns
+        new.idle_run = self.idle_run
+        new.progressed = self.progressed
         new._legal = None
         return new
 
@@ -187,5 +197,8 @@ def initial_state(setup: Setup, hands: tuple) -> CardState:
     state.laid_in_final = 0
     state.ender = None
     state.end_reason = None
+    state.turns = 0
+    state.idle_run = 0
+    state.progressed = False
     state._legal = None
     return state

@@ -5,6 +5,7 @@ Decisions this module makes (documented in docs/DESIGN.md):
 - T2 is checked once, when the dice become final (after `keep`, or right after the reroll).
 - A clover with no legal target is skipped without asking; otherwise the seat chooses.
 - F1 is checked after every marker move; the game then ends at once, with no bonus.
+- F5 and F6 are checked when a turn is over, in place of the next turn's roll.
 - The next turn's roll (of the next seat, or the same seat after a kobold) is in the batch
   of the command that ends the turn.
 """
@@ -37,6 +38,7 @@ from domain.dice.state import (
     goal_markers,
     markers_placed,
 )
+from domain.endless import counts_after_turn, service_ending
 from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -184,9 +186,7 @@ def _advance(
         moved.positions = (*positions[:seat], new_row, *positions[seat + 1 :])
         ending = end_reason(moved, seat)
         if ending is not None:
-            events.append(
-                {"type": "game_ended", "reason": ending, "goal_markers": goal_markers(moved)}
-            )
+            events.append(ended_event(ending, moved))
             return events
     bonus = board.bonus[path][target]
     if bonus == "stone":
@@ -198,10 +198,30 @@ def _advance(
             return events
     elif bonus == "kobold":
         events.append({"type": "kobold_gained", "seat": seat})
-        events.append(roll_event(state.rolls, seat, chance))
+        events.append(_next_turn(state, seat, True, chance))
         return events
-    events.append(roll_event(state.rolls, (seat + 1) % state.players, chance))
+    events.append(_next_turn(state, (seat + 1) % state.players, True, chance))
     return events
+
+
+def _next_turn(state: DiceState, seat: int, moved: bool, chance: Chance) -> dict:
+    """The event after a turn is over: `seat`'s roll, or the end of the game when the turn
+    was the 30th in a row without a marker move (F5) or the 400th (F6)."""
+    turns, idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed or moved)
+    ending = service_ending(turns, idle_run)
+    if ending is not None:
+        return ended_event(ending, state)
+    return roll_event(state.rolls, seat, chance)
+
+
+def ended_event(reason: str, state: DiceState) -> dict:
+    """`game_ended` for `reason` (F1, F5, F6), in `state` (after the last marker move)."""
+    return {
+        "type": "game_ended",
+        "reason": reason,
+        "ended_by": reason,
+        "goal_markers": goal_markers(state),
+    }
 
 
 def _has_clover_target(row: tuple[int, ...], forbidden: tuple[tuple[bool, ...], ...]) -> bool:
@@ -226,7 +246,7 @@ def end_reason(state: DiceState, mover: int) -> str | None:
 def _pass(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
     return [
         {"type": "passed", "seat": seat, "stage": state.step},
-        roll_event(state.rolls, (seat + 1) % state.players, chance),
+        _next_turn(state, (seat + 1) % state.players, False, chance),
     ]
 
 

@@ -17,7 +17,12 @@ All events are public (no `"hidden"` field). Colours and die faces are names.
 - `kobold_gained {seat}`: T6; the next `dice_rolled` is for the same seat.
 - `passed {seat, stage}`: the seat gave up its move (`stage` is the step: "move") or its
   clover ("clover").
-- `game_ended {reason, goal_markers}`: F1; reason `"goal_markers"` or `"all_markers_in_goal"`.
+- `game_ended {reason, ended_by, goal_markers}`: F1; reason `"goal_markers"` or
+  `"all_markers_in_goal"`; F5, F6: `"idle_turns"` or `"turn_limit"` (E6); `ended_by` repeats
+  `reason` (older logs have no `ended_by`).
+
+Each `dice_rolled` after the first, and `game_ended`, end the turn in hand: `turns` and the
+run of turns without a marker move (`idle_run`) count it (F5, F6).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from domain.dice.state import (
     DiceState,
     initial_state,
 )
+from domain.endless import counts_after_turn
 from domain.errors import DomainError
 from domain.game import evolve_all
 
@@ -50,12 +56,19 @@ _FACE_OF = FACE_INDEX.__getitem__
 
 def _rolled(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
+    if state.dice:  # a turn was in hand: it is over (F5, F6)
+        _turn_over(state, new)
     new.to_move = event["seat"]
     new.step = ROLL
     new.dice = tuple(map(_FACE_OF, event["dice"]))
     new.rerolled = False
     new.rolls = event["roll"] + 1
     return new
+
+
+def _turn_over(state: DiceState, new: DiceState) -> None:
+    new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed)
+    new.progressed = False
 
 
 def _rerolled(state: DiceState, event: Mapping) -> DiceState:
@@ -94,6 +107,7 @@ def _marker_moved(state: DiceState, event: Mapping) -> DiceState:
         *positions[seat + 1 :],
     )
     new.step = MOVE
+    new.progressed = True
     return new
 
 
@@ -109,6 +123,7 @@ def _unchanged(state: DiceState, event: Mapping) -> DiceState:
 
 def _ended(state: DiceState, event: Mapping) -> DiceState:
     new = state.copy()
+    _turn_over(state, new)
     new.step = FINISHED
     new.end = event["reason"]
     return new

@@ -18,6 +18,7 @@ class DiceRules(OutcomeResult):
     """Keltis: the dice game, 2-4 players (docs/RULES.md game 2)."""
 
     name = "keltis-dice"
+    version = "2"  # F5, F6: service rules that end every game
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     bots = BotTable("keltis-dice", BOTS)

@@ -38,5 +38,6 @@ def breakdown(state: DiceState, seat: int) -> dict:
 
 
 def outcome(state: DiceState) -> Outcome:
-    """Every seat's score and the winners (F4: all tied at the top win)."""
-    return Outcome.of([breakdown(state, seat) for seat in range(state.players)])
+    """Every seat's score, the winners (F4: all tied at the top win) and why the game ended
+    (F1, F5, F6)."""
+    return Outcome.of([breakdown(state, seat) for seat in range(state.players)], state.end)

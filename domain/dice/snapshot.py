@@ -8,7 +8,7 @@ from domain.dice.board import load_board
 from domain.dice.state import DiceState
 from domain.snapshot_data import data_to_slots, slots_to_data
 
-FORMAT = 1
+FORMAT = 2
 FIELDS = tuple(name for name in DiceState.__slots__ if name != "board")
 
 

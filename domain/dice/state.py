@@ -49,14 +49,17 @@ class DiceState:
         "board",
         "dice",
         "end",
+        "idle_run",
         "players",
         "positions",
+        "progressed",
         "rerolled",
         "rolls",
         "step",
         "supply",
         "tiles",
         "to_move",
+        "turns",
     )
 
     board: Board
@@ -70,6 +73,9 @@ class DiceState:
     supply: int
     tiles: tuple[int, ...]
     to_move: int
+    turns: int  # turns over (F6; a kobold's extra turn is a turn)
+    idle_run: int  # turns in a row over in which no marker moved (F5)
+    progressed: bool  # whether a marker moved in the turn in hand
 
     def replace(self, **changes) -> DiceState:
         """A copy with some fields changed; the original is left untouched."""
@@ -105,6 +111,9 @@ class DiceState:
         new.supply = self.supply
         new.tiles = self.tiles
         new.to_move = self.to_move
+        new.turns = self.turns
+        new.idle_run = self.idle_run
+        new.progressed = self.progressed
         return new
 
 
@@ -122,6 +131,9 @@ def initial_state(players: int, board: Board) -> DiceState:
     state.supply = SUPPLY
     state.tiles = (0,) * players
     state.to_move = 0
+    state.turns = 0
+    state.idle_run = 0
+    state.progressed = False
     return state
 
 

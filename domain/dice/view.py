@@ -48,6 +48,9 @@ def full_view(state: DiceState) -> dict:
             }
             for seat in range(state.players)
         ],
+        "turns": state.turns,
+        "idle_turns": state.idle_run,
+        "progressed": state.progressed,
         "end": state.end,
         "result": outcome(state).to_dict() if over else None,
     }

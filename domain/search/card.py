@@ -136,6 +136,9 @@ class Dealer:
         state.end_reason = final and final["reason"]
         state.final_left = final["turns_left"] if final else 0
         state.laid_in_final = final["laid_this_turn"] if final else 0
+        state.turns = view["turns"]
+        state.idle_run = view["idle_turns"]
+        state.progressed = view["progressed"]
         state._legal = None
         return state
 

@@ -1,4 +1,4 @@
-"""A fast keltis-card position for the search: the rules of a turn (P1-P4, D1-D2, E1-E3) on
+"""A fast keltis-card position for the search: the rules of a turn (P1-P4, D1-D2, E1-E5) on
 plain lists, changed in place by `play(code)`, and `estimate` on it.
 
 It holds only what the search reads: each seat's row lengths and statuses (not the cards
@@ -15,6 +15,7 @@ from domain.card.cards import POINT_BASE
 from domain.card.commands import DRAW_BASE, LAY_BASE, STOP_CODE, WISH_BASE
 from domain.card.scoring import ROW_POINTS, STONE_POINTS
 from domain.card.state import CLOSED, DRAW, EMPTY, FINAL_ROUND, FINISHED, NEXT_STATUS, PLAY
+from domain.endless import counts_after_turn, service_ending
 
 FIFTH_ROW = 5
 DECK_SOURCE = 6
@@ -55,15 +56,18 @@ class CardSim:
         "final_left",
         "hands",
         "held",
+        "idle",
         "laid",
         "owed",
         "piles",
         "players",
         "pos",
+        "progressed",
         "seat",
         "status",
         "step",
         "table",
+        "turns",
     )
 
     @classmethod
@@ -86,6 +90,9 @@ class CardSim:
         sim.banned = state.banned
         sim.final_left = state.final_left
         sim.laid = state.laid_in_final
+        sim.turns = state.turns
+        sim.idle = state.idle_run
+        sim.progressed = state.progressed
         return sim
 
     def dealt(self, hands: tuple, deck: tuple) -> CardSim:
@@ -114,6 +121,9 @@ class CardSim:
         sim.banned = self.banned
         sim.final_left = self.final_left
         sim.laid = self.laid
+        sim.turns = self.turns
+        sim.idle = self.idle
+        sim.progressed = self.progressed
         return sim
 
     def stuck(self) -> bool:
@@ -132,6 +142,7 @@ class CardSim:
             self.banned |= 1 << pile
             self.step = DRAW
             self.owed = 1
+            self.progressed = False
         elif code < WISH_BASE:
             self._lay(seat, *divmod(code - LAY_BASE, 6))
         elif code < DRAW_BASE:  # P2
@@ -146,6 +157,7 @@ class CardSim:
             self.held[seat] += 1
             self.step = DRAW
             self.owed = 2
+            self.progressed = True
         elif code < STOP_CODE:
             self._draw(seat, code - DRAW_BASE)
         else:  # E3
@@ -164,6 +176,7 @@ class CardSim:
                 self.closed += 1
                 closed_now = True
         if self.step == PLAY:
+            self.progressed = True
             if closed_now and self.closed >= FIFTH_ROW:
                 self._start_final(seat)
             else:
@@ -175,19 +188,23 @@ class CardSim:
                 self._end_turn_in_final()
 
     def _draw(self, seat: int, source: int) -> None:
-        """D1; E2 after the draw pile's last card."""
+        """D1; E2 after the draw pile's last card; E4, E5 after a turn's last draw."""
         if source == DECK_SOURCE:
             kind = self.deck[self.pos]
             self.pos += 1
+            self.progressed = True
         else:
             kind = self.piles[source].pop()
         insort(self.hands[seat], kind)
         self.owed -= 1
+        ending = None
         if self.owed <= 0:
+            self.turns, self.idle = counts_after_turn(self.turns, self.idle, self.progressed)
+            ending = service_ending(self.turns, self.idle)
             self.step = PLAY
             self.banned = 0
             self.seat = (seat + 1) % self.players
-        if source == DECK_SOURCE and self.pos >= len(self.deck):
+        if ending is not None or (source == DECK_SOURCE and self.pos >= len(self.deck)):
             self._start_final(seat)
 
     def _start_final(self, by_seat: int) -> None:

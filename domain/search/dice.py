@@ -23,6 +23,9 @@ def state_of(view: dict) -> DiceState:
     state.supply = view["supply"]
     state.tiles = tuple(seat["tiles"] for seat in view["seats"])
     state.to_move = view["to_move"] if view["to_move"] is not None else 0
+    state.turns = view["turns"]
+    state.idle_run = view["idle_turns"]
+    state.progressed = view["progressed"]
     return state
 
 

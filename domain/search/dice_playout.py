@@ -1,4 +1,4 @@
-"""A fast playout of keltis-dice for the search: the rules of a turn (T1-T6, F1) on plain
+"""A fast playout of keltis-dice for the search: the rules of a turn (T1-T6, F1, F5, F6) on plain
 lists, the greedy bot's policy (`domain.dice.bots.greedy_bot`, the same choices) on them,
 and dice read from a `DiceTable` drawn once per iteration.
 
@@ -29,6 +29,7 @@ from domain.dice.commands import (
 from domain.dice.decide import GOAL_THRESHOLD
 from domain.dice.scoring import tile_points
 from domain.dice.state import CLOVER, DICE, FINISHED, MARKERS, MOVE, ROLL, STONE, DiceState
+from domain.endless import counts_after_turn, service_ending
 
 PATHS = 5
 NO_BONUS, CLOVER_BONUS, STONE_BONUS, KOBOLD_BONUS = 0, 1, 2, 3
@@ -87,6 +88,8 @@ class Sim:
         "board",
         "bonus",
         "dice",
+        "idle",
+        "moved",
         "players",
         "pos",
         "seat",
@@ -95,6 +98,7 @@ class Sim:
         "table",
         "tiles",
         "turn",
+        "turns",
     )
 
     @classmethod
@@ -111,6 +115,9 @@ class Sim:
         sim.table = table
         sim.tiles = list(state.tiles)
         sim.turn = 0
+        sim.turns = state.turns
+        sim.idle = state.idle_run
+        sim.moved = state.progressed
         return sim
 
     def copy(self) -> Sim:
@@ -126,6 +133,9 @@ class Sim:
         sim.table = self.table
         sim.tiles = self.tiles[:]
         sim.turn = self.turn
+        sim.turns = self.turns
+        sim.idle = self.idle
+        sim.moved = self.moved
         return sim
 
     def score(self, seat: int) -> int:
@@ -159,7 +169,12 @@ class Sim:
         self.stage = MOVE
 
     def next_turn(self, seat: int) -> None:
-        """T1: `seat` rolls the next row of the table."""
+        """T1: `seat` rolls the next row of the table; F5, F6 may end the game first."""
+        self.turns, self.idle = counts_after_turn(self.turns, self.idle, self.moved)
+        self.moved = False
+        if service_ending(self.turns, self.idle) is not None:
+            self.stage = FINISHED
+            return
         self.turn += 1
         self.seat = seat
         self.dice = self.table.row(self.turn)[:DICE]
@@ -176,6 +191,7 @@ class Sim:
         field = row[path]
         target = min(9, field + steps)
         row[path] = target
+        self.moved = True
         goal = board.goal_from
         if field < goal <= target and (
             self.goal_markers() >= GOAL_THRESHOLD[self.players]

@@ -37,6 +37,7 @@ def test_outcome_dict_is_json_ready_and_the_callers_own():
         "winners": [0],
         "shared": False,
         "breakdown": [{"total": 1, "paths": {"blue": 1}}, {"total": 0, "paths": {}}],
+        "ended_by": None,
     }
 
 

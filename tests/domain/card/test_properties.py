@@ -147,7 +147,7 @@ def test_random_games_keep_every_card_in_one_place_and_rows_valid(players, game_
     result = RULES.result(state)
     assert events[-1] == {
         "type": "game_ended",
-        **{key: result[key] for key in ("scores", "winners", "shared")},
+        **{key: result[key] for key in ("scores", "winners", "shared", "ended_by")},
     }
     assert RULES.view(state, 0)["hands"] == RULES.full_view(state)["hands"]
 
