@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, jsonify
 
-from api import extensions, observe, quotas, schemas
+from api import budget, extensions, observe, quotas, schemas
 from api.auth import bearer_token
 from api.bodies import json_body, query
 from application.accounts import AccountService, NewAccount
@@ -78,9 +78,14 @@ def _authenticated(service_: AccountService):
 
 def _own(service_: AccountService, record) -> dict:
     """The owner's view, with the account's last failed webhook call (only the owner sees
-    why a call failed: the public log shows a timeout at the deadline)."""
+    why a call failed: the public log shows a timeout at the deadline) and its bot CPU
+    budget (`bot_cpu`: null when budgets are off)."""
     own = schemas.use(schemas.OwnAccountSchema).dump(service_.own(record))
-    return {**own, "last_webhook_error": last_error(service_.client, record.folded)}
+    return {
+        **own,
+        "last_webhook_error": last_error(service_.client, record.folded),
+        "bot_cpu": budget.account_standing(record.folded),
+    }
 
 
 @blueprint.patch("/me")

@@ -22,6 +22,7 @@ from api.ratelimit import LOCAL_ADDRESS
 from application import auth, budget, cancel
 from application.budget import DEFAULT_ACCOUNT, DEFAULT_ANON, Budgets, Payer, parse_limits
 from application.errors import Unauthenticated
+from application.games import new_game_id
 from store import keys
 from store.budget import BudgetStore
 
@@ -74,16 +75,19 @@ def _charged(cost_s: float, account_key: str | None):
 
 @contextlib.contextmanager
 def game_charge(game: str, players: list[dict], account_key: str | None):
-    """Around a game's creation: charge its bot work up front; yields `created(record)`,
-    which writes the creator record and returns the creator token."""
+    """Around a game's creation: charge its bot work up front and write the creator record
+    of the new game's id before the game exists (its first bot turn is queued in its
+    payer's turn, application.jobs); yields (game id, creator token). The record is
+    removed again when the block raises."""
     with _charged(budget.game_seconds(game, players), account_key) as (payer, ticket):
-
-        def created(record) -> str:
-            token = cancel.new_creator_token()
-            cancel.record_creator(_store(), record.game_id, token, payer.account, ticket)
-            return token
-
-        yield created
+        game_id = new_game_id()
+        token = cancel.new_creator_token()
+        cancel.record_creator(_store(), game_id, token, payer.account, ticket, payer.id)
+        try:
+            yield game_id, token
+        except BaseException:
+            _store().client.delete(keys.game_creator(game_id))
+            raise
 
 
 @contextlib.contextmanager
@@ -104,6 +108,15 @@ def analysis_charge(cost_s: float):
     account's budget with an account key); given back when the block raises."""
     with _charged(cost_s, _account_key()) as charged:
         yield charged
+
+
+def account_standing(folded: str) -> dict | None:
+    """An account's bot CPU budget for its owner (application.budget.standing); None when
+    budgets are off."""
+    budgets = _budgets()
+    if budgets is None or not budgets.account:
+        return None
+    return budget.standing(_store(), Payer.of("", folded).id, budgets.account)
 
 
 def tournament_cancelled(tid: str) -> None:

@@ -6,14 +6,14 @@ import re
 
 from flask import Blueprint, current_app, jsonify, request
 
-from api import budget, holds, prefer, presenters, quotas, schemas
+from api import budget, holds, prefer, presenters, quotas, schemas, time_travel
 from api.auth import bearer_token, seat_header
 from api.bodies import json_body, query
 from api.errors import ApiError
 from api.extensions import service
 from api.json_provider import json_response
 from api.move_body import move_command
-from application import clocks, credentials, history, long_polls, moves_at, stalls
+from application import clocks, credentials, long_polls, moves_at, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -29,17 +29,18 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     quotas.game_requested(body["players"])
-    with budget.game_charge(body["game"], body["players"], _account_key()) as created:
+    with budget.game_charge(body["game"], body["players"], _account_key()) as charged:
+        game_id, creator_token = charged
         record, tokens, invites = service().create(
             body["game"],
             body["players"],
             body["options"],
+            game_id=game_id,
             token=_account_key(),
             clock=body.get("clock"),
             rated=body["rated"],
             allow_same_account=body["allow_same_account"],
         )
-        creator_token = created(record)
     quotas.game_created(record)
     seats = [
         {"seat": seat, "name": record.players[seat]["name"], "token": token}
@@ -97,13 +98,7 @@ def get_game(game_id: str):
     args = query(schemas.use(schemas.GameQuerySchema))
     record, seat = service().read(game_id, bearer_token(), seat_header())
     if "at" in args:  # time travel: as it stood then, revealed if the game is over now
-        then = history.record_at(service(), record, args["at"])
-        payload = presenters.game(then, seat, revealed=record.finished)
-        response = jsonify(schemas.use(schemas.GameSchema).dump(payload))
-        response.headers["ETag"] = f'"{then.version}"'
-        response.headers["Vary"] = "Authorization"
-        response.headers["Cache-Control"] = "private, no-cache"
-        return response
+        return time_travel.at_response(service(), record, seat, args["at"])
     etag = f'"{record.version}"'
     if _etag_matches(request.headers.get("If-None-Match"), record.version):
         response = current_app.response_class(status=304)

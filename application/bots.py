@@ -4,13 +4,16 @@ person is to move or the game ends, appended as one batch (one round trip)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from application.games import GameService
 from domain.autoplay import Turn, bot_rng, play_bots, play_to_end
+from domain.bots import DEFAULT_FALLBACK
 from domain.chance import Chance
+from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
-from gamelog.record import GameRecord
+from gamelog.record import GameRecord, fold_entries
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +75,64 @@ def run_of_turns(record: GameRecord, turns: list[Turn], at: int) -> tuple[list[E
     return entries, replace(record, state=last.state, version=version, updated_at=at)
 
 
-def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
+def searching_seats(record: GameRecord) -> list[int]:
+    """The seats in play whose own bot searches (an `mcts` level, another package's bot)."""
+    searching = getattr(record.rules.bots, "searching", None)
+    if searching is None:
+        return []
+    return [
+        seat
+        for seat, player in enumerate(record.players)
+        if player.get("bot") and seat not in record.forfeited and searching(player["bot"])
+    ]
+
+
+def cheap_fallback(record: GameRecord) -> str:
+    """The bot a searching bot moves by while its budget is spent: greedy (the game's
+    fallback in a game without it, when that one does not search)."""
+    bots = record.rules.bots
+    if DEFAULT_FALLBACK in bots or bots.searching(record.fallback):
+        return DEFAULT_FALLBACK
+    return record.fallback
+
+
+def budget_switch(record: GameRecord, spent: Callable[[GameRecord], bool] | None, at: int):
+    """The `bot_fallback` entry (and the record after it) when the game's searching bots
+    must start or stop moving by their cheap fallback, because their creator's bot CPU
+    budget is spent or has refilled; ([], record) otherwise."""
+    seats = searching_seats(record)
+    if spent is None or not (seats or record.fallback_seats):
+        return [], record
+    now_spent = spent(record)
+    if now_spent and not record.fallback_seats and seats:
+        event = log_events.bot_fallback(seats, log_events.FALLBACK_BUDGET, cheap_fallback(record))
+    elif not now_spent and record.fallback_seats:
+        event = log_events.bot_fallback([], log_events.FALLBACK_BUDGET)
+    else:
+        return [], record
+    entries = make_batch(record.version + 1, [event], at, None, None)
+    return entries, fold_entries(record, record.game_id, entries)
+
+
+def play_bot_turns(
+    service: GameService,
+    game_id: str,
+    version: int,
+    budget_spent: Callable[[GameRecord], bool] | None = None,
+) -> int:
     """Play the bot turns of a game due at `version`; returns the turns played.
 
     Does nothing when the game is no longer at `version` (someone else moved first). The run
     is appended with its expected version, so playing it twice does no harm; a run cut at
     MAX_TURNS_PER_JOB, or after the move of a searching bot (`mcts`, another package's bot),
-    leaves the next bot turn due (the scheduler takes it).
+    leaves the next bot turn due (the scheduler takes it). `budget_spent(record)` says
+    whether the game's searching bots must move by their cheap fallback (application.budget);
+    a change is a `bot_fallback` entry before the run.
     """
-    record, _, _ = service.load(game_id)
-    if record.version != version or not record.started or record.finished:
+    before, _, _ = service.load(game_id)
+    if before.version != version or not before.started or before.finished:
         return 0
+    switch, record = budget_switch(before, budget_spent, service.clock())
     chance = Chance.from_hex(record.seed_hex)
     turns = _one_search_per_job(
         record,
@@ -97,10 +147,10 @@ def play_bot_turns(service: GameService, game_id: str, version: int) -> int:
         ),
     )
     if not turns:
-        service.refresh_index(record)  # the index said a bot was due: correct it
+        service.refresh_index(before)  # the index said a bot was due: correct it
         return 0
     entries, after = run_of_turns(record, turns, service.clock())
-    return len(turns) if service.append_batch(record, entries, after) else 0
+    return len(turns) if service.append_batch(before, switch + entries, after) else 0
 
 
 def play_out(record: GameRecord, at: int) -> tuple[list[Entry], GameRecord]:

@@ -6,9 +6,13 @@ estimate (application.estimate) up front, all or nothing, against its payer's bu
 account's when the request carries an account key, else its client address's (a smaller
 budget). What does not fit is refused before anything is written (CpuBudgetExceeded: 429
 with what is left). The workers measure the CPU time each bot job really takes and add it
-to the request's charge record; when the game ends on a bot's move, or its creator (or a
-tournament's organiser) cancels it, the record is settled once: the counters still in their
-window get the difference (the unused estimate back, or an overrun charged).
+to the request's charge record as each job ends: what goes beyond the estimate is charged
+to the payer's counters of the current windows at once (so a game that runs long, or would
+never end, is paid for as it plays). While a payer's budget is spent (`spent`), its games'
+searching bots move by their cheap fallback (application.bots, a `bot_fallback` event)
+until a window refills. When the game ends on a bot's move, or its creator (or a
+tournament's organiser) cancels it, the record is settled once: the counters still in
+their window get the unused part of the estimate back.
 """
 
 from __future__ import annotations
@@ -24,7 +28,16 @@ from application import estimate
 from domain.errors import KeltisError, Kind
 from domain.registry import get_rules
 from store import keys
-from store.budget import BudgetStore, Charge, Limit, window_end_s
+from store.budget import (
+    BudgetStore,
+    Charge,
+    Limit,
+    Usage,
+    limits_field,
+    parse_limits_field,
+    window_end_s,
+)
+from store.codec import text
 from tournaments.spec import DEFAULT_CONCURRENCY, make_spec
 
 log = logging.getLogger(__name__)
@@ -83,6 +96,7 @@ class Ticket:
     payer: Payer
     cost_ms: int
     charge: Charge | None
+    limits: tuple[Limit, ...] = ()  # the payer's, charged as the work runs past the estimate
 
 
 class Budgets:
@@ -102,10 +116,10 @@ class Budgets:
         cost_ms = math.ceil(round(max(0.0, cost_s) * 1000, 6))
         limits = self.limits_of(payer)
         if not limits or cost_ms == 0:
-            return Ticket(payer, cost_ms, None)
+            return Ticket(payer, cost_ms, None, tuple(limits))
         charge = self.store.charge(payer.id, limits, cost_ms)
         if charge.ok:
-            return Ticket(payer, cost_ms, charge)
+            return Ticket(payer, cost_ms, charge, tuple(limits))
         now = self.store.clock()
         over = [i for i, lim in enumerate(limits) if charge.used_ms[i] + cost_ms > lim.amount_ms]
         binding = min(over, key=lambda i: limits[i].amount_ms - charge.used_ms[i])
@@ -130,21 +144,43 @@ def ticket_charge(ticket: Ticket | None) -> tuple[int, tuple[str, ...]]:
     return ticket.cost_ms, ticket.charge.counters
 
 
+def ticket_limits(ticket: Ticket | None) -> str | None:
+    """The charge record's `limits` field of a ticket (None: no budget applies)."""
+    if ticket is None or not ticket.limits:
+        return None
+    return limits_field(ticket.limits)
+
+
 def record_tournament(store: BudgetStore, tid: str, payer: Payer, ticket: Ticket | None) -> None:
     """Write a new tournament's charge record (its games' bot CPU is noted there)."""
-    store.open_record(keys.tournament_cpu(tid), *ticket_charge(ticket), payer=payer.id)
+    store.open_record(
+        keys.tournament_cpu(tid),
+        *ticket_charge(ticket),
+        payer=payer.id,
+        limits=ticket_limits(ticket),
+    )
 
 
 def settle(store: BudgetStore, key: str, used_ms: int = 0) -> int | None:
-    """Settle a charge record once: its counters still in their window get what was used
-    minus what was charged. The ms given back (negative: charged on top), or None when it
-    was settled already or has no record."""
-    settled = store.use(key, used_ms, settle=True)
-    if settled is None:
+    """Settle a charge record once: what was used beyond the estimate is charged to the
+    payer now (if not already), and the counters charged up front get back what the
+    estimate left unused. The ms given back, or None when it was settled already or has no
+    record."""
+    usage = store.use(key, used_ms, settle=True)
+    if usage is None:
         return None
-    delta = settled.used_ms - settled.charged_ms
-    store.adjust(settled.counters, delta)
+    _charge_due(store, usage)
+    if not usage.settled:
+        return None
+    delta = usage.used_ms - usage.charged_ms - usage.overrun_ms  # <= 0: the unused estimate
+    store.adjust(usage.counters, delta)
     return -delta
+
+
+def _charge_due(store: BudgetStore, usage: Usage) -> None:
+    """Charge the payer's current windows what a record's work used beyond its estimate."""
+    if usage.due_ms > 0 and usage.payer and usage.limits:
+        store.charge(usage.payer, list(usage.limits), usage.due_ms, force=True)
 
 
 def record_key(game_id: str, tournament: dict | None) -> str:
@@ -161,7 +197,9 @@ def note_cpu(store: BudgetStore, key: str, used_s: float, ended: bool = False) -
         if ended:
             settle(store, key, round(used_s * 1000))
         else:
-            store.use(key, round(used_s * 1000))
+            usage = store.use(key, round(used_s * 1000))
+            if usage is not None:
+                _charge_due(store, usage)
     except Exception:
         log.exception("could not note %.3f s of bot CPU on %s", used_s, key)
 
@@ -182,6 +220,44 @@ def note_game_cpu(service, game_id: str, used_s: float) -> None:
 def note_tournament_cpu(client, tid: str, used_s: float) -> None:
     """A tournament's game job took `used_s` of CPU: noted on its charge record."""
     note_cpu(BudgetStore(client), keys.tournament_cpu(tid), used_s)
+
+
+def standing(store: BudgetStore, payer: str, limits) -> dict:
+    """A payer's bot CPU budget as its owner sees it (GET /v1/me): per limit its seconds,
+    period, seconds used in the current window and when that window ends (ms); `spent` when
+    one is used up: its games' searching bots then move by their cheap fallback."""
+    now = store.clock()
+    used = store.used_ms(payer, limits)
+    shown = [
+        {
+            "seconds": lim.amount_ms / 1000,
+            "period_seconds": lim.period_s,
+            "used_seconds": round(min(u, lim.amount_ms) / 1000, 3),
+            "resets_at": int(window_end_s(lim, now) * 1000),
+        }
+        for u, lim in zip(used, limits, strict=True)
+    ]
+    spent = any(u >= lim.amount_ms for u, lim in zip(used, limits, strict=True))
+    return {"spent": spent, "limits": shown}
+
+
+def spent(client, record) -> bool:
+    """Whether the game's bots must move by their cheap fallback: the estimate charged for
+    it is used up and its payer's budget is spent (a game with no charge record, or no
+    limits, never is). Two reads at most; a failed read is taken as not spent."""
+    try:
+        store = BudgetStore(client)
+        fields = client.hmget(
+            record_key(record.game_id, record.tournament),
+            ["charged_ms", "used_ms", "payer", "limits"],
+        )
+        charged, used, payer, limits = (None if f is None else text(f) for f in fields)
+        if not payer or not limits or int(used or 0) < int(charged or 0):
+            return False
+        return store.spent(payer, parse_limits_field(limits))
+    except Exception:
+        log.exception("could not read the bot CPU budget of game %s", record.game_id)
+        return False
 
 
 def tournament_seconds(request: dict) -> float:

@@ -38,16 +38,24 @@ def new_creator_token() -> str:
 
 
 def record_creator(
-    store: BudgetStore, game_id: str, token: str, account: str | None, ticket=None
+    store: BudgetStore,
+    game_id: str,
+    token: str,
+    account: str | None,
+    ticket=None,
+    payer: str | None = None,
 ) -> None:
     """Write a new game's creator record: its creator token's digest, the creator's
-    account, and the bot CPU charged for it (if any)."""
+    account, who pays for its bots (`payer`, else the ticket's: its bot turns are served
+    in that payer's turn, application.jobs), the bot CPU charged for it and the payer's
+    limits (if any)."""
     store.open_record(
         keys.game_creator(game_id),
         *budget.ticket_charge(ticket),
         creator=tokens.digest(token),
         account=account,
-        payer=ticket.payer.id if ticket is not None else None,
+        payer=payer or (ticket.payer.id if ticket is not None else None),
+        limits=budget.ticket_limits(ticket),
     )
 
 

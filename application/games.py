@@ -70,6 +70,11 @@ WEBHOOK_MAX_TIMEOUTS = 3
 Render = Callable[[GameRecord, list[Entry], int], dict]
 
 
+def new_game_id() -> str:
+    """A fresh random game id (128 bits, URL-safe)."""
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
 class BotScheduler(Protocol):
     """Where a bot turn that became due goes (application.jobs.BotTurnQueue)."""
 
@@ -258,7 +263,7 @@ class GameService:
         if clock is not None:
             clock = {**clock, "fallback": logged_fallback(rules.bots, clock["fallback"])}
         options = rules.normalize_options(options)
-        game_id = game_id or secrets.token_urlsafe(GAME_ID_BYTES)
+        game_id = game_id or new_game_id()
         seed = seed if seed is not None else secrets.token_bytes(SEED_BYTES)
         invites = {
             seat: secrets.token_urlsafe(INVITE_BYTES)

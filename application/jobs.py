@@ -3,11 +3,15 @@ archives. Every job is named here, by its function, and nowhere else.
 
 RQ conventions: JSON serializer, explicit `args=`, job ids from `store.keys`
 (`[A-Za-z0-9_-]`), and jobs that do no harm when run twice (RQ runs a job at least once).
-Queues, in the order a worker serves them (`queues`): bot turns of games with a person
-seated, bot turns of all-bot games (bulk), then tournaments. A tournament has at most one
-job waiting in its queue: a game job hands on the tournament's next job when it starts
-(`hand_on`), behind the jobs other tournaments handed on, so tournaments take turns (round
-robin) while a lone tournament still keeps every idle worker busy.
+Queues (`queues`): bot turns of games with a person seated, served first; bot turns of
+all-bot games (bulk) and tournament jobs, served in turn (workers.fair), so that neither
+stream holds the workers for ever. Bulk bot turns wait in a fair queue of their own
+(store.fair_queue), one stream per creator (`creator_stream`), which hands RQ's bulk queue
+one job at a time: one creator's many or long games delay another's first bot turn by about
+one job per worker. A tournament has at most one job waiting in its queue: a game job hands
+on the tournament's next job when it starts (`hand_on`), behind the jobs other tournaments
+handed on, so tournaments take turns (round robin) while a lone tournament still keeps
+every idle worker busy.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import redis
 from rq import Queue, Retry, get_current_job
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.scripts import save_unique_job
 from rq.serializers import JSONSerializer
 
 from application import analysis, bots, budget, metrics, open_tournaments, stalls, tournaments
@@ -28,6 +33,8 @@ from application.games import GameService
 from gamelog.record import GameRecord
 from store import keys
 from store.cache import RecordCache
+from store.codec import text
+from store.fair_queue import FairQueue
 from store.locate import queue_from_env, store_for
 from store.tournaments import TournamentStore
 
@@ -53,8 +60,31 @@ def tournament_queue(client: redis.Redis) -> Queue:
 
 
 def queues(client: redis.Redis) -> list[Queue]:
-    """Every queue a worker serves, in the order it serves them."""
+    """Every queue a worker serves: a person's bot turns first, then bulk bot turns and
+    tournament jobs in turn (workers.fair)."""
     return [bot_queue(client, True), bot_queue(client, False), tournament_queue(client)]
+
+
+def fair_queue(client: redis.Redis) -> FairQueue:
+    """The fair queue in front of the bulk queue, on RQ's Redis `client`."""
+    queue = bot_queue(client, False)
+    return FairQueue(client, queue.key, queue.redis_queues_keys)
+
+
+def creator_stream(store_client: redis.Redis, record: GameRecord) -> str:
+    """The stream a game's bulk bot turns are served in: its tournament, else who created
+    it (its creator record's payer: `acct:<name>` or `addr:<address>`), else the game."""
+    if record.tournament and record.tournament.get("id"):
+        return f"t:{record.tournament['id']}"
+    payer = store_client.hget(keys.game_creator(record.game_id), "payer")
+    return text(payer) if payer else f"game:{record.game_id}"
+
+
+def creator_kind(stream: str) -> str:
+    """The kind of a stream's creator, for metrics: account, anonymous, tournament or
+    service (a game no request created: the CLI, a revived turn)."""
+    prefix = stream.split(":", 1)[0]
+    return {"acct": "account", "addr": "anonymous", "t": "tournament"}.get(prefix, "service")
 
 
 def fetch_job(client: redis.Redis, job_id: str) -> Job | None:
@@ -103,7 +133,9 @@ def play_bot_turns(game_id: str, version: int) -> int:
     queue_name = _note_wait()
     began, started = time.thread_time(), time.perf_counter()
     try:
-        played = bots.play_bot_turns(service, game_id, version)
+        played = bots.play_bot_turns(
+            service, game_id, version, lambda record: budget.spent(service.client, record)
+        )
     except Exception as error:
         record, _, _ = service.load(game_id)
         if record.version == version:
@@ -170,13 +202,30 @@ def analyse_game(game_id: str) -> dict:
 class BotTurnQueue:
     """The BotScheduler of a GameService: a due bot turn becomes an RQ job."""
 
-    def __init__(self, client: redis.Redis):
+    STREAMS_KEPT = 4096  # games whose stream this process remembers (one HGET each)
+
+    def __init__(self, client: redis.Redis, store_client: redis.Redis | None = None):
         self.client = client
+        self.store_client = store_client
+        self._streams: dict[str, str] = {}
 
     def bot_due(self, record: GameRecord) -> None:
-        """Queue the bot turn due at the record's version, in the person queue when a
-        person is seated."""
-        enqueue_bot_turn(self.client, record.game_id, record.version, person=has_person(record))
+        """Queue the bot turn due at the record's version: in the person queue when a
+        person is seated, else in its creator's stream of the fair queue."""
+        person = has_person(record)
+        stream = None if person else self._stream(record)
+        enqueue_bot_turn(self.client, record.game_id, record.version, person=person, stream=stream)
+
+    def _stream(self, record: GameRecord) -> str:
+        known = self._streams.get(record.game_id)
+        if known is None:
+            if self.store_client is None:
+                self.store_client = store_for(self.client)
+            known = creator_stream(self.store_client, record)
+            if len(self._streams) >= self.STREAMS_KEPT:
+                self._streams.pop(next(iter(self._streams)))
+            self._streams[record.game_id] = known
+        return known
 
 
 def has_person(record: GameRecord) -> bool:
@@ -189,10 +238,16 @@ def has_person(record: GameRecord) -> bool:
 
 
 def enqueue_bot_turn(
-    client: redis.Redis, game_id: str, version: int, *, person: bool, retry: bool = False
+    client: redis.Redis,
+    game_id: str,
+    version: int,
+    *,
+    person: bool,
+    retry: bool = False,
+    stream: str | None = None,
 ) -> bool:
-    """Enqueue the bot turn due at `version` (in the person or the bulk queue); a repeat
-    does nothing. True when enqueued.
+    """Enqueue the bot turn due at `version`: in the person queue, or in the fair queue's
+    `stream` (default: the game's own); a repeat does nothing. True when enqueued.
 
     With `retry` (the sweep), a job of that id that is no longer pending (its worker died,
     or it failed) is replaced; running it again is harmless (the append checks the version).
@@ -203,19 +258,26 @@ def enqueue_bot_turn(
         job = fetch_job(client, job_id)
         if job is not None:
             origin = Queue(job.origin, connection=client, serializer=JSONSerializer)
-            if job.get_status(refresh=False) in PENDING and job_id in origin.job_ids:
+            if job.get_status(refresh=False) in PENDING and (
+                job_id in origin.job_ids or fair_queue(client).waiting(job_id)
+            ):
                 return False
             job.delete()
+    job = queue.create_job(
+        play_bot_turns,
+        args=[game_id, version],
+        job_id=job_id,
+        timeout=BOT_JOB_TIMEOUT_S,
+        result_ttl=300,
+        failure_ttl=3600,
+    )
     try:
-        queue.enqueue(
-            play_bot_turns,
-            args=[game_id, version],
-            job_id=job_id,
-            unique=True,
-            job_timeout=BOT_JOB_TIMEOUT_S,
-            result_ttl=300,
-            failure_ttl=3600,
-        )
+        if person:
+            queue.enqueue_job(job, unique=True)
+        else:
+            queue._prepare_for_queue(job)  # what RQ's enqueue sets: origin, status, time
+            save_unique_job(client, queue.key, job, enqueue=False)
+            fair_queue(client).push(stream or f"game:{game_id}", job_id)
     except DuplicateJobError:
         return False
     return True

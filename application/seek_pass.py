@@ -253,7 +253,10 @@ class PairingPass:
                 ticket = self._charge(first, data["game"], players)
             if ticket is not None:  # before the game: its first bot turn notes its CPU here
                 BudgetStore(self.service.client).open_record(
-                    keys.game_creator(game_id), *budget.ticket_charge(ticket), payer=ticket.payer.id
+                    keys.game_creator(game_id),
+                    *budget.ticket_charge(ticket),
+                    payer=ticket.payer.id,
+                    limits=budget.ticket_limits(ticket),
                 )
             self.service.create(
                 data["game"],

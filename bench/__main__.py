@@ -18,6 +18,7 @@ MODULES = [
     "bench.export",
     "bench.tournament",
     "bench.fairness",
+    "bench.bulk_share",
     "bench.duplicate",
     "bench.reliability",
     "bench.redis_durability",

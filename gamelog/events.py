@@ -12,11 +12,21 @@ GAME_EXPIRED = "game_expired"
 TURN_TIMED_OUT = "turn_timed_out"
 SEAT_FORFEITED = "seat_forfeited"
 GAME_ENDED_EARLY = "game_ended_early"  # not "game_ended": the card rules own that name
+BOT_FALLBACK = "bot_fallback"
 SERVICE_EVENTS = frozenset(
-    {GAME_CREATED, SEAT_JOINED, GAME_EXPIRED, TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY}
+    {
+        GAME_CREATED,
+        SEAT_JOINED,
+        GAME_EXPIRED,
+        TURN_TIMED_OUT,
+        SEAT_FORFEITED,
+        GAME_ENDED_EARLY,
+        BOT_FALLBACK,
+    }
 )
 # Service events that may stand among the turns of a started game (replays/log.py).
-IN_PLAY_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY})
+IN_PLAY_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY, BOT_FALLBACK})
+FALLBACK_BUDGET = "budget"
 
 
 def game_created(
@@ -90,6 +100,17 @@ def seat_forfeited(seat: int, reason: str) -> dict:
     """A seat left the game (`timeouts` or `resigned`): its fallback bot plays its turns and
     it ranks last."""
     return {"type": SEAT_FORFEITED, "seat": seat, "reason": reason}
+
+
+def bot_fallback(seats, reason: str = FALLBACK_BUDGET, bot: str | None = None) -> dict:
+    """From here on the bots of `seats` move by the cheap `bot` (public), for `reason`
+    (`budget`: their creator's bot CPU budget is spent, application.budget); an empty
+    `seats` ends it. Each such move is `bot`'s choice with the move's own random source
+    (domain.autoplay.bot_rng at the version before it), so a replay re-derives it."""
+    event = {"type": BOT_FALLBACK, "seats": sorted(seats), "reason": reason}
+    if bot is not None and seats:
+        event["bot"] = bot
+    return event
 
 
 ENDED_FORFEIT = "forfeit"

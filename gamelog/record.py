@@ -12,6 +12,7 @@ from domain.registry import get_rules
 from gamelog.entries import Entry
 from gamelog.errors import CorruptLog
 from gamelog.events import (
+    BOT_FALLBACK,
     ENDED_CANCELLED,
     GAME_CREATED,
     GAME_ENDED_EARLY,
@@ -58,6 +59,8 @@ class GameRecord:
     timeouts: tuple[int, ...] = ()  # per seat
     bank_ms: tuple[int, ...] = ()  # per seat: what is left of its bank
     forfeited: frozenset[int] = frozenset()
+    fallback_seats: frozenset[int] = frozenset()  # bots moved by `fallback_bot` (a budget)
+    fallback_bot: str | None = None
     ended_early: str | None = None  # the reason a game ended before its rules' end
     rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
@@ -116,6 +119,8 @@ class GameRecord:
         seat too: one that forfeited because it kept failing, application.stalls)."""
         if seat in self.forfeited:
             return self.fallback
+        if seat in self.fallback_seats:
+            return self.fallback_bot
         return self.players[seat].get("bot")
 
     def bot_to_move(self) -> str | None:
@@ -181,6 +186,9 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
             record = replace(record, forfeited=record.forfeited | {event["seat"]})
         elif kind == GAME_ENDED_EARLY:
             record = replace(record, ended_early=event.get("reason", "forfeit"))
+        elif kind == BOT_FALLBACK:
+            seats = frozenset(event["seats"])
+            record = replace(record, fallback_seats=seats, fallback_bot=event.get("bot"))
         elif record.state is None:
             opening.append(event)
         else:

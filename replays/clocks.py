@@ -8,6 +8,7 @@ from domain.autoplay import bot_rng, choose_move
 from domain.errors import DomainError
 from domain.game import GameRules
 from gamelog.events import (
+    BOT_FALLBACK,
     ENDED_CANCELLED,
     GAME_ENDED_EARLY,
     SEAT_FORFEITED,
@@ -58,6 +59,8 @@ class ClockCheck:
         )
         self.timeouts = [0] * seats
         self.forfeited: set[int] = set()
+        self.budget_seats: frozenset[int] = frozenset()  # bot_fallback: moved by budget_bot
+        self.budget_bot: str | None = None
         self.ended = False
         self.timed_out: tuple[int, int] | None = None  # (seat, version) awaiting its move
 
@@ -71,6 +74,8 @@ class ClockCheck:
                 self._timed_out(event, n, state)
             elif event["type"] == SEAT_FORFEITED:
                 self._forfeited(event, n)
+            elif event["type"] == BOT_FALLBACK:
+                self._bot_fallback(event, n)
             elif event["type"] == GAME_ENDED_EARLY:
                 cancelled = event.get("reason") == ENDED_CANCELLED
                 if not cancelled and len(self.forfeited) < self.seats - 1:
@@ -99,9 +104,21 @@ class ClockCheck:
             raise ClockFault(f"seat_forfeited gives no known reason: {quote(reason)}", n)
         self.forfeited.add(seat)
 
+    def _bot_fallback(self, event: dict, n: int) -> None:
+        seats = event.get("seats")
+        if not isinstance(seats, list) or any(
+            type(seat) is not int or not 0 <= seat < self.seats for seat in seats
+        ):
+            raise ClockFault(f"bot_fallback names no seats of this game: {quote(seats)}", n)
+        bot = event.get("bot")
+        if seats and (not isinstance(bot, str) or bot not in self.rules.bots):
+            raise ClockFault(f"bot_fallback names no bot of this game: {quote(bot)}", n)
+        self.budget_seats, self.budget_bot = frozenset(seats), bot
+
     def check_move(self, batch: Batch, state) -> None:
-        """The batch's command must be the fallback bot's when a timeout or a forfeit put
-        the bot in the seat's place; `state` is the state before it."""
+        """The batch's command must be the fallback bot's when a timeout, a forfeit or a
+        spent budget (bot_fallback) put that bot in the seat's place; `state` is the state
+        before it."""
         if self.ended:
             raise ClockFault("a command after the game ended", batch.n)
         timed_out, self.timed_out = self.timed_out, None
@@ -109,12 +126,15 @@ class ClockCheck:
             seat, version = timed_out
             if batch.by != seat:
                 raise ClockFault(f"after seat {seat}'s timeout, seat {batch.by} moved", batch.n)
+            name = self.fallback
         elif batch.by in self.forfeited:  # the fallback plays a forfeited seat (a bot's too)
-            version = batch.n - 1
+            version, name = batch.n - 1, self.fallback
+        elif batch.by in self.budget_seats:  # bot_fallback: the cheap bot plays a bot's seat
+            version, name = batch.n - 1, self.budget_bot
         else:
             return
         try:
-            bot = self.rules.bots[self.fallback]
+            bot = self.rules.bots[name]
             rng = bot_rng(self.seed_hex, self.game_id, version)
             expected = json_ready(choose_move(self.rules, state, batch.by, bot, rng).move)
         except (DomainError, KeyError) as error:

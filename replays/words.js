@@ -55,6 +55,7 @@ export function eventWords(entry, name, field = (colour, n) => "field " + n) {
     case "passed": return who(e.seat) + " passes.";
     case "turn_timed_out": return who(e.seat) + "'s time ran out.";
     case "seat_forfeited": return who(e.seat) + " forfeits (" + e.reason + ").";
+    case "bot_fallback": return e.seats.length ? "Bot CPU " + e.reason + " spent: " + e.seats.map(who).join(" and ") + " move" + (e.seats.length === 1 ? "s" : "") + " by " + e.bot + "." : "Bot CPU " + e.reason + " refilled: the bots search again.";
     case "game_ended": return "The game is over" + (e.reason ? " (" + e.reason.replaceAll("_", " ") + ")" : "") + ".";
     case "game_cancelled": return "The game was cancelled.";
     default: return e.type.replaceAll("_", " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";

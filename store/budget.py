@@ -1,6 +1,7 @@
 """Bot CPU budgets in Redis: per-payer counters in fixed windows (milliseconds), and the
 charge record of each request that was charged (a game's creator record, a tournament's
-cpu record), which the workers add the CPU they measure to and which is settled once.
+cpu record), which the workers add the CPU they measure to (what goes beyond the estimate
+is charged to the payer's current windows at once) and which is settled once.
 
 Keys come from store.keys; a payer's counters share one hash tag, so the charge script
 checks and charges all of them atomically (all or nothing), also on a Redis Cluster.
@@ -44,12 +45,20 @@ class Charge:
 
 
 @dataclass(frozen=True)
-class Settled:
-    """A charge record settled now: the estimate charged, the CPU measured, its counters."""
+class Usage:
+    """A charge record after a worker added CPU to it: the estimate charged up front, the
+    CPU used, what was used beyond the estimate (`overrun_ms`, of which `due_ms` is new and
+    still to be charged to the payer), the counters charged up front, the payer and its
+    limits (for the live charges), and whether this call settled it."""
 
+    settled: bool
     charged_ms: int
     used_ms: int
+    overrun_ms: int
+    due_ms: int
     counters: tuple[str, ...]
+    payer: str
+    limits: tuple[Limit, ...]
 
 
 def window(limit: Limit, now_s: float) -> int:
@@ -72,15 +81,34 @@ class BudgetStore:
         self._adjust = client.register_script(load_script("budget_adjust.lua"))
         self._use = client.register_script(load_script("budget_use.lua"))
 
-    def charge(self, payer: str, limits: list[Limit], cost_ms: int) -> Charge:
-        """Charge `cost_ms` to `payer` under every limit, or nothing when any would go over."""
-        now = self.clock()
-        counters = [keys.cpu_budget_counter(payer, lim.label, window(lim, now)) for lim in limits]
+    def counters(self, payer: str, limits, now_s: float | None = None) -> list[str]:
+        """The counters of `payer`'s limits in the windows that hold `now_s` (default now)."""
+        now = self.clock() if now_s is None else now_s
+        return [keys.cpu_budget_counter(payer, lim.label, window(lim, now)) for lim in limits]
+
+    def charge(self, payer: str, limits: list[Limit], cost_ms: int, force: bool = False) -> Charge:
+        """Charge `cost_ms` to `payer` under every limit, or nothing when any would go over
+        (`force`: charged all the same, for CPU already spent)."""
+        counters = self.counters(payer, limits)
         args: list = [max(0, int(cost_ms))]
         for limit in limits:
             args.extend((limit.amount_ms, limit.period_s + 60))
+        args.append("1" if force else "0")
         reply = self._charge(keys=counters, args=args)
         return Charge(bool(int(reply[0])), tuple(int(u) for u in reply[1:]), tuple(counters))
+
+    def used_ms(self, payer: str, limits) -> list[int]:
+        """What `payer` used of each limit in its current window (ms)."""
+        if not limits:
+            return []
+        return [int(u or 0) for u in self.client.mget(self.counters(payer, limits))]
+
+    def spent(self, payer: str, limits) -> bool:
+        """Whether `payer` has used the whole of any of its limits in the current window."""
+        if not payer or not limits:
+            return False
+        used = self.used_ms(payer, limits)
+        return any(u >= lim.amount_ms for u, lim in zip(used, limits, strict=True))
 
     def adjust(self, counters, delta_ms: int) -> None:
         """Add `delta_ms` (negative: a refund) to counters whose window is still open."""
@@ -106,11 +134,29 @@ class BudgetStore:
         """The fields of a charge record (empty when there is none)."""
         return {text(k): text(v) for k, v in self.client.hgetall(key).items()}
 
-    def use(self, key: str, used_ms: int, settle: bool = False) -> Settled | None:
-        """Add CPU measured by a worker to a charge record (nothing without one); with
-        `settle`, settle it now: the Settled record the first time, else None."""
+    def use(self, key: str, used_ms: int, settle: bool = False) -> Usage | None:
+        """Add CPU measured by a worker to a charge record (None without one); with `settle`,
+        settle it now (`Usage.settled` is True the first time only)."""
         reply = self._use(keys=[key], args=[max(0, int(used_ms)), "1" if settle else "0"])
         if not reply:
             return None
-        charged, used, counters = reply
-        return Settled(int(text(charged)), int(text(used)), tuple(json.loads(text(counters))))
+        settled, charged, used, overrun, due, counters, payer, limits = reply
+        return Usage(
+            bool(int(settled)),
+            int(charged),
+            int(used),
+            int(overrun),
+            int(due),
+            tuple(json.loads(text(counters))),
+            text(payer),
+            parse_limits_field(text(limits)),
+        )
+
+
+def limits_field(limits) -> str:
+    """A charge record's `limits` field: the payer's limits as JSON [[amount_ms, period_s]]."""
+    return json.dumps([[lim.amount_ms, lim.period_s] for lim in limits])
+
+
+def parse_limits_field(value: str | None) -> tuple[Limit, ...]:
+    return tuple(Limit(int(a), int(p)) for a, p in json.loads(value or "[]"))

@@ -337,14 +337,30 @@ def person_bot_queue_name() -> str:
 
 
 def bulk_bot_queue_name() -> str:
-    """The RQ queue of bot turns of all-bot games (served after a person's games)."""
+    """The RQ queue of bot turns of all-bot games (served after a person's games, fed one
+    job at a time by the fair queue, store.fair_queue)."""
     return f"{PREFIX}-bots-bulk"
 
 
 def tournament_queue_name() -> str:
-    """The RQ queue of tournament jobs (served last; at most one waiting job per
-    tournament, so tournaments take turns)."""
+    """The RQ queue of tournament jobs (served in turn with the bulk queue; at most one
+    waiting job per tournament, so tournaments take turns)."""
     return f"{PREFIX}-tournaments"
+
+
+def fair_lane(part: str) -> str:
+    """A key of the bulk lane's fair queue on RQ's Redis (store.fair_queue): `ring` (sorted
+    set: the stream key of each stream with waiting jobs -> its start tag), `finish` (sorted
+    set: stream key -> the tag its next job may start at, kept while it is ahead), `clock`
+    (string: the tag last dispatched), `waiting` (sorted set: waiting job id -> when it was
+    queued, ms), `idle` (sorted set: worker name -> until when (ms) it waits for work)."""
+    return f"{PREFIX}:fair:{part}"
+
+
+def fair_stream(stream: str) -> str:
+    """List: the waiting job ids of one stream of bulk work (a creator: `acct:<name>`,
+    `addr:<address>`, `t:<tournament id>`, or `game:<id>` when none is recorded)."""
+    return f"{PREFIX}:fair:stream:{stream}"
 
 
 def bot_job_id(game_id: str, version: int) -> str:

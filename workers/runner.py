@@ -3,7 +3,6 @@ settle, log compaction and (with KELTIS_ARCHIVE_URL) archive threads beside it."
 
 from __future__ import annotations
 
-from rq import SimpleWorker, Worker
 from rq.serializers import JSONSerializer
 
 from application.jobs import queues
@@ -13,6 +12,7 @@ from workers.archive import ArchiveThread
 from workers.arenas import ArenaThread
 from workers.challenges import ChallengeThread
 from workers.compact import CompactThread
+from workers.fair import FairForkWorker, FairSimpleWorker
 from workers.lanes import InteractiveLane, lower_this_threads_priority
 from workers.pairing import pairing_thread
 from workers.settle import SettleThread
@@ -33,16 +33,17 @@ def run_worker(
     archive_every_s: float = 5.0,
     interactive_lanes: int = 1,
 ) -> None:
-    """Work the queues (bot turns of a person's games, of all-bot games, then tournaments)
-    until stopped (or empty, with `burst`), with `interactive_lanes` threads beside that
-    serve only a person's bot turns (workers.lanes), so that none waits behind bulk work;
-    the main thread (bulk work) then runs at a lower CPU priority.
+    """Work the queues (a person's bot turns first, then all-bot games' bot turns and
+    tournaments sharing the worker's time, workers.fair) until stopped (or empty, with
+    `burst`), with `interactive_lanes` threads beside that serve only a person's bot turns
+    (workers.lanes), so that none waits behind bulk work; the main thread (bulk work) then
+    runs at a lower CPU priority.
 
     By default jobs run in the worker process (rq's SimpleWorker): a bot turn takes
     milliseconds, and a fork per job would cost more than the turn itself.
     """
     client = queue_client(redis_url)  # RQ's Redis: RQ_REDIS_URL, else the store's server
-    worker_class = Worker if fork else SimpleWorker
+    worker_class = FairForkWorker if fork else FairSimpleWorker
     worker = worker_class(queues(client), connection=client, serializer=JSONSerializer)
     sweeper = SweepThread(redis_url, sweep_every_s, stale_after_s) if sweep_every_s > 0 else None
     clocks = DeadlineThread(redis_url, deadline_every_s) if deadline_every_s > 0 else None

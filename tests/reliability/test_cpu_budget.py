@@ -176,11 +176,11 @@ def test_budgets_are_set_as_limits_strings_or_switched_off(redis_url):
 def test_a_game_that_ends_on_a_bot_move_is_settled_to_the_cpu_its_bots_used(
     redis_url, redis_client
 ):
-    from rq import SimpleWorker
     from rq.serializers import JSONSerializer
 
     from application import jobs
     from store.budget import BudgetStore
+    from workers.fair import FairSimpleWorker
 
     for person in (True, False):
         jobs.bot_queue(redis_client, person).empty()
@@ -195,11 +195,38 @@ def test_a_game_that_ends_on_a_bot_move_is_settled_to_the_cpu_its_bots_used(
     assert charged == math.ceil(round(expected_s * 1000, 6))
     (counter,) = json.loads(record["counters"])
     assert int(redis_client.get(counter)) == charged
-    worker = SimpleWorker(
-        [jobs.bot_queue(redis_client, False)], connection=redis_client, serializer=JSONSerializer
+    worker = FairSimpleWorker(
+        jobs.queues(redis_client), connection=redis_client, serializer=JSONSerializer
     )
     worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
     assert client.get(f"/v1/games/{created.json['id']}").json["status"] == "finished"
     record = store.record(keys.game_creator(created.json["id"]))
     assert record["settled"] == "1" and int(record["used_ms"]) > 0
     assert int(redis_client.get(counter)) == int(record["used_ms"])  # the estimate reconciled
+
+
+def test_me_shows_the_accounts_bot_cpu_budget_and_when_it_is_spent(redis_url, redis_client):
+    from application.budget import Payer
+    from store.budget import BudgetStore, Limit
+
+    client = budget_app(redis_url).test_client()
+    made = client.post("/v1/accounts", json={"name": f"spender_{secrets.token_hex(5)}"})
+    auth = {"Authorization": f"Bearer {made.json['key']}"}
+    fresh = client.get("/v1/me", headers=auth).json["bot_cpu"]
+    assert fresh["spent"] is False
+    (limit,) = fresh["limits"]
+    assert (limit["seconds"], limit["period_seconds"], limit["used_seconds"]) == (1000, 3600, 0)
+    assert client.post("/v1/games", json=mcts_game(500), headers=auth).status_code == 201
+    charged = client.get("/v1/me", headers=auth).json["bot_cpu"]["limits"][0]["used_seconds"]
+    assert charged == pytest.approx(game_cost_s(500), abs=0.001)
+    payer = Payer.of("", made.json["name"].lower()).id
+    BudgetStore(redis_client).charge(payer, [Limit(1_000_000, 3600)], 1_000_000, force=True)
+    spent = client.get("/v1/me", headers=auth).json["bot_cpu"]
+    assert spent["spent"] is True and spent["limits"][0]["used_seconds"] == 1000
+
+
+def test_me_shows_no_bot_cpu_budget_when_budgets_are_off(redis_url):
+    client = budget_app(redis_url, BUDGET_ENABLED=False).test_client()
+    made = client.post("/v1/accounts", json={"name": f"free_{secrets.token_hex(5)}"})
+    auth = {"Authorization": f"Bearer {made.json['key']}"}
+    assert client.get("/v1/me", headers=auth).json["bot_cpu"] is None

@@ -19,12 +19,15 @@ def quiet_service(redis_client):
 
 @pytest.fixture
 def empty_queues(redis_client):
-    """Every queue of the service empty before and after the test."""
+    """Every queue of the service (and the bulk lane's fair queue) empty before and after
+    the test."""
     for queue in jobs.queues(redis_client):
         queue.empty()
+    jobs.fair_queue(redis_client).empty()
     yield redis_client
     for queue in jobs.queues(redis_client):
         queue.empty()
+    jobs.fair_queue(redis_client).empty()
 
 
 @pytest.fixture

@@ -1,16 +1,20 @@
 """Bot turns of games with a person seated go ahead of all-bot (bulk) games: the queue is
-chosen by seating, and workers serve the person queue first."""
+chosen by seating, and workers serve the person queue first. Bulk bot turns wait in the
+fair queue, one stream per creator, and bulk turns and tournaments share a worker's time
+(store.fair_queue, workers.fair)."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from application import jobs
+from application.games import new_game_id
 from store import keys
+from store.budget import BudgetStore
+from workers.fair import CATCH_UP_S, FairSimpleWorker, charge, shared_order
 
 pytestmark = pytest.mark.redis
 
@@ -31,10 +35,12 @@ def test_a_bot_turn_goes_to_the_person_or_the_bulk_queue_by_seating(
     person_job = keys.bot_job_id(person_game.game_id, person_game.version)
     bulk_job = keys.bot_job_id(bulk_game.game_id, bulk_game.version)
     assert person_queue.job_ids == [person_job]
-    assert bulk_queue.job_ids == [bulk_job]
+    assert bulk_queue.job_ids == []  # no worker waits: it waits in the fair queue
+    fair = jobs.fair_queue(client)
+    assert fair.stream_job_ids(f"game:{bulk_game.game_id}") == [bulk_job]
 
 
-def test_workers_serve_person_turns_then_bulk_turns_then_tournaments(redis_client):
+def test_workers_listen_to_person_turns_first_then_bulk_turns_and_tournaments(redis_client):
     names = [queue.name for queue in jobs.queues(redis_client)]
     assert names == [
         keys.person_bot_queue_name(),
@@ -49,7 +55,7 @@ def test_a_person_turn_queued_last_is_played_before_the_bulk_turns(
     client = empty_queues
     bulk = [scheduling_service.create(CARD, ALL_BOTS, {})[0] for _ in range(5)]
     person_game, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {})
-    worker = SimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
+    worker = FairSimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
     worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
     ended = {
         r.game_id: jobs.fetch_job(client, keys.bot_job_id(r.game_id, r.version)).ended_at
@@ -70,3 +76,67 @@ def test_a_real_worker_answers_a_person_before_a_backlog_of_bot_games(
         time.sleep(0.01)
     unplayed = [r for r in backlog if store.length(r.game_id) == r.version]
     assert len(unplayed) >= 30, f"only {len(unplayed)} of 40 bot games still queued"
+
+
+def _created_by(service, payer: str, players: list[dict]):
+    """A game whose creator record names `payer` (written first, as the API does)."""
+    game_id = new_game_id()
+    BudgetStore(service.client).open_record(keys.game_creator(game_id), 0, (), payer=payer)
+    return service.create(CARD, players, {}, game_id=game_id)[0]
+
+
+def test_one_creators_queued_games_delay_anothers_first_bot_turn_by_one_job(
+    scheduling_service, empty_queues
+):
+    client = empty_queues
+    many = [_created_by(scheduling_service, "acct:many", ALL_BOTS) for _ in range(12)]
+    other = _created_by(scheduling_service, "acct:other", ALL_BOTS)
+    fair = jobs.fair_queue(client)
+    assert len(fair.stream_job_ids("acct:many")) == 12
+    worker = FairSimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
+    worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
+
+    def ended(record):
+        return jobs.fetch_job(client, keys.bot_job_id(record.game_id, record.version)).ended_at
+
+    before = [r for r in many if ended(r) < ended(other)]
+    assert len(before) <= 1, f"{len(before)} of the first creator's jobs went first"
+    assert fair.job_ids() == []
+
+
+def test_a_stream_that_leaves_and_comes_back_takes_no_extra_turn(empty_queues):
+    client = empty_queues
+    fair = jobs.fair_queue(client)
+    bulk = jobs.bot_queue(client, False)
+    for n in range(3):
+        fair.push("acct:steady", f"steady-{n}")
+    fair.push("acct:hopper", "hopper-0")  # ties go by stream key: hopper first
+    assert fair.fill()
+    taken = [bulk.pop_job_id()]
+    fair.push("acct:hopper", "hopper-1")  # back as soon as its job was taken
+    while fair.fill():
+        taken.append(bulk.pop_job_id())
+    assert taken == ["hopper-0", "steady-0", "hopper-1", "steady-1", "steady-2"]
+    assert not fair.fill() and fair.job_ids() == []
+
+
+class _Named:
+    def __init__(self, name: str):
+        self.name = name
+
+
+def test_bulk_turns_and_tournaments_share_the_worker_by_time_a_person_first():
+    person, bulk, tournament = _Named("person"), _Named("bulk"), _Named("tournament")
+    served = {"bulk": 0.0, "tournament": 0.0}
+
+    def order() -> list[str]:
+        return [q.name for q in shared_order([person], [bulk, tournament], served)]
+
+    charge(served, "bulk", 0.5)  # one searching move
+    assert order() == ["person", "tournament", "bulk"]
+    charge(served, "tournament", 0.1)  # a short tournament job: still owed time
+    assert order() == ["person", "tournament", "bulk"]
+    charge(served, "tournament", 0.45)
+    assert order() == ["person", "bulk", "tournament"]
+    charge(served, "bulk", 3600)  # a queue that waited is owed CATCH_UP_S at most
+    assert served == {"bulk": CATCH_UP_S, "tournament": 0.0}
