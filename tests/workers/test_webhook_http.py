@@ -88,8 +88,9 @@ def test_the_call_goes_to_the_checked_address_with_the_urls_host():
 
 
 def test_nothing_listening_is_unreachable():
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    listener.close()
-    with pytest.raises(Unreachable):
-        post(target(port), b"{}", {}, time.time() + 5)
+    # Bound but never listening: a connection is refused, and while the socket holds the
+    # port no other process can listen on it (a port closed again could be taken at once).
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        with pytest.raises(Unreachable):
+            post(target(bound.getsockname()[1]), b"{}", {}, time.time() + 5)
