@@ -2,23 +2,23 @@
 bulk export of finished games' replays (NDJSON, application.export).
 
 A live game has no replay (R2): 409 `game_not_finished`, and nothing of the game's hidden
-information is built or sent.
+information is built or sent. A finished game's replay and page are built once and kept
+compressed (application.replay_reads, api.built_files).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint
 
 from api import schemas
 from api.arena_schemas import ArenaExportQuerySchema
 from api.bodies import query
+from api.built_files import accepted_coding, file_response
 from api.extensions import service
 from api.streams import ndjson, stream_settings
 from application import arenas
-from application.analysis import with_analysis
 from application.export import ExportFilter, export_lines
-from replays.files import dump_replay
-from replays.html import render_html
+from application.replay_reads import REPLAY_HTML, REPLAY_JSON, replay_file
 from store.arenas import ArenaStore
 from store.tournaments import TournamentStore
 
@@ -50,15 +50,14 @@ def export_games():
 
 @blueprint.get("/<game_id>/replay")
 def get_replay(game_id: str):
-    games = service()
-    replay = with_analysis(games.client, game_id, games.replay(game_id))
-    response = Response(dump_replay(replay), mimetype="application/json")
+    coding = accepted_coding()
+    found = replay_file(service(), game_id, REPLAY_JSON, coding)
+    response = file_response(found, coding, "application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.replay.json"'
     return response
 
 
 @blueprint.get("/<game_id>/replay.html")
 def get_replay_page(game_id: str):
-    games = service()
-    replay = with_analysis(games.client, game_id, games.replay(game_id))
-    return Response(render_html(replay), mimetype="text/html")
+    coding = accepted_coding()
+    return file_response(replay_file(service(), game_id, REPLAY_HTML, coding), coding, "text/html")

@@ -17,12 +17,22 @@ from gamelog.record import GameRecord, fold_entries
 def record_at(service: GameService, record: GameRecord, at: int) -> GameRecord:
     """The game of `record` (its newest version) as it stood at version `at`;
     VersionNotFound past its newest version."""
-    if at > record.version or at < 1:
-        raise VersionNotFound(f"the game has versions 1 to {record.version}, not {at}")
+    check_at(record, at)
     if at == record.version:
         return record
-    entries = service.entries_after(record.game_id, 0, record.version)
-    return fold_entries(None, record.game_id, entries[: whole_opening(entries, at)])
+    return fold_at(record.game_id, service.entries_after(record.game_id, 0, record.version), at)
+
+
+def check_at(record: GameRecord, at: int) -> None:
+    """VersionNotFound unless `at` is a version of the game (1 to its newest)."""
+    if at > record.version or at < 1:
+        raise VersionNotFound(f"the game has versions 1 to {record.version}, not {at}")
+
+
+def fold_at(game_id: str, entries: list[Entry], at: int) -> GameRecord:
+    """The game as it stood at version `at`, folded from its entries from version 1 (pure:
+    no I/O, so a build thread may run it)."""
+    return fold_entries(None, game_id, entries[: whole_opening(entries, at)])
 
 
 def whole_opening(entries: list[Entry], at: int) -> int:

@@ -55,8 +55,8 @@ class CompactionStore(ClaimSet):
         return Step(text(found))
 
     def drop(self, game_id: str, version: int) -> Step:
-        """Step 2: drop the live list, token hashes, recorded answers and snapshot once the
-        blob of `version` is written."""
+        """Step 2: drop the live list, token hashes, recorded answers, snapshot and derived
+        answers once the blob of `version` is written."""
         found = self.drop_script(
             keys=[
                 keys.log(game_id),
@@ -64,6 +64,7 @@ class CompactionStore(ClaimSet):
                 keys.tokens(game_id),
                 keys.idempotency(game_id),
                 keys.snapshot(game_id),
+                keys.game_derived(game_id),
             ],
             args=[version],
         )

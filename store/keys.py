@@ -181,6 +181,17 @@ def game_analysis(game_id: str) -> str:
     return _game(game_id, "analysis")
 
 
+def game_derived(game_id: str) -> str:
+    """Hash: answers derived from a finished game's log, built once (application.built_once):
+    `<name>|<part>` -> bytes, the name carrying the identity it was built from; it expires."""
+    return _game(game_id, "derived")
+
+
+def game_derived_lease(game_id: str, name: str) -> str:
+    """String: the lease of the one process building the derived answer `name` of a game."""
+    return _game(game_id, f"derived-lease:{name}")
+
+
 def analysis_job_id(game_id: str) -> str:
     """RQ job id of the job that analyses a finished game."""
     return f"analysis-{game_id}"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 
 import pytest
 
 from api import create_app, presenters
+from application.replay_reads import File
 from devtools.reliability.leak_scan import (
     LeakReport,
     scan_games,
@@ -76,11 +79,15 @@ def test_R2_every_http_channel_of_a_live_game_shows_each_viewer_only_its_own(
     assert report.leaks == []
 
 
+def _leaky_replay_file(games, game_id, kind, coding):
+    """A replay file of any game, live or not, holding its raw events (a broken R2 check)."""
+    events = [entry.event for entry in games.store.load(game_id).entries]
+    body = json.dumps({"entries": events}).encode()
+    return File(etag="leaky", length=len(body), coding="gzip", body=gzip.compress(body))
+
+
 def test_R2_the_http_scan_catches_a_live_replay(redis_url, redis_client, monkeypatch):
-    monkeypatch.setattr(
-        "replays.build.build_replay",
-        lambda game_id, entries, rules=None: {"entries": [e.event for e in entries]},
-    )
+    monkeypatch.setattr("api.replays.replay_file", _leaky_replay_file)
     app = create_app({"REDIS_URL": redis_url, "TESTING": True})
     report = LeakReport()
     scan_http_game(app.test_client(), redis_client, "keltis-card", report, max_steps=2)
