@@ -166,15 +166,21 @@ def settle(store: BudgetStore, key: str, used_ms: int = 0) -> int | None:
     payer now (if not already), and the counters charged up front get back what the
     estimate left unused. The ms given back, or None when it was settled already or has no
     record."""
+    usage = _settle(store, key, used_ms)
+    if usage is None or not usage.settled:
+        return None
+    return usage.charged_ms + usage.overrun_ms - usage.used_ms
+
+
+def _settle(store: BudgetStore, key: str, used_ms: int) -> Usage | None:
     usage = store.use(key, used_ms, settle=True)
     if usage is None:
         return None
     _charge_due(store, usage)
-    if not usage.settled:
-        return None
-    delta = usage.used_ms - usage.charged_ms - usage.overrun_ms  # <= 0: the unused estimate
-    store.adjust(usage.counters, delta)
-    return -delta
+    if usage.settled:
+        delta = usage.used_ms - usage.charged_ms - usage.overrun_ms  # <= 0: the unused part
+        store.adjust(usage.counters, delta)
+    return usage
 
 
 def _charge_due(store: BudgetStore, usage: Usage) -> None:
@@ -190,31 +196,44 @@ def record_key(game_id: str, tournament: dict | None) -> str:
     return keys.game_creator(game_id)
 
 
-def note_cpu(store: BudgetStore, key: str, used_s: float, ended: bool = False) -> None:
+def note_cpu(store: BudgetStore, key: str, used_s: float, ended: bool = False) -> Usage | None:
     """A worker measured `used_s` of CPU for a charge record (a game that `ended` settles
-    it). Never raises: a budget's bookkeeping must not fail a bot turn."""
+    it); the record after (None without one). Never raises: a budget's bookkeeping must not
+    fail a bot turn."""
     try:
         if ended:
-            settle(store, key, round(used_s * 1000))
-        else:
-            usage = store.use(key, round(used_s * 1000))
-            if usage is not None:
-                _charge_due(store, usage)
+            return _settle(store, key, round(used_s * 1000))
+        usage = store.use(key, round(used_s * 1000))
+        if usage is not None:
+            _charge_due(store, usage)
+        return usage
     except Exception:
         log.exception("could not note %.3f s of bot CPU on %s", used_s, key)
+        return None
 
 
-def note_game_cpu(service, game_id: str, used_s: float) -> None:
+def creator_kind(stream: str | None) -> str:
+    """The kind of who bot work is for, from a payer id or a fair-queue stream: account,
+    anonymous, tournament, or service (no request made it: the CLI, an internal game)."""
+    prefix = (stream or "").split(":", 1)[0]
+    return {"acct": "account", "addr": "anonymous", "t": "tournament"}.get(prefix, "service")
+
+
+def note_game_cpu(service, game_id: str, used_s: float) -> str:
     """A bot job of a game took `used_s` of CPU: noted on its charge record (its own, or
-    its tournament's); a game of its own that ended settles its record."""
+    its tournament's); a game of its own that ended settles its record. The kind of its
+    creator (`creator_kind`)."""
     try:
         record = service.load(game_id)[0]
     except Exception:
         log.exception("could not load game %s to note its bot CPU", game_id)
-        return
+        return "service"
     key = record_key(game_id, record.tournament)
     ended = record.finished and not record.tournament
-    note_cpu(BudgetStore(service.client), key, used_s, ended)
+    usage = note_cpu(BudgetStore(service.client), key, used_s, ended)
+    if record.tournament:
+        return "tournament"
+    return creator_kind(usage.payer if usage is not None else None)
 
 
 def note_tournament_cpu(client, tid: str, used_s: float) -> None:

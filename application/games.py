@@ -75,6 +75,15 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(GAME_ID_BYTES)
 
 
+def ended_by(record: GameRecord) -> str:
+    """What ended a finished game, for metrics: the rule its result names (`ended_by`), the
+    reason of an early end (`forfeit`, `cancelled`), else `rules` (the rules' ordinary end)."""
+    if record.ended_early:
+        return record.ended_early
+    result = record.rules.result(record.state) if record.state is not None else None
+    return (result or {}).get("ended_by") or "rules"
+
+
 class BotScheduler(Protocol):
     """Where a bot turn that became due goes (application.jobs.BotTurnQueue)."""
 
@@ -510,6 +519,8 @@ class GameService:
         cache the new version (with the seats' token hashes) and hand a bot turn that
         became due to the scheduler."""
         metrics.entries_appended(after.game, after.version - (before.version if before else 0))
+        if after.finished and not (before is not None and before.finished):
+            metrics.game_ended(after.game, ended_by(after))
         known = self.cache.get(after.game_id)
         hashes = dict(known.token_hashes) if known is not None else {}
         self.cache.put(LoadedGame(after, {**hashes, **(new_hashes or {})}))

@@ -80,13 +80,6 @@ def creator_stream(store_client: redis.Redis, record: GameRecord) -> str:
     return text(payer) if payer else f"game:{record.game_id}"
 
 
-def creator_kind(stream: str) -> str:
-    """The kind of a stream's creator, for metrics: account, anonymous, tournament or
-    service (a game no request created: the CLI, a revived turn)."""
-    prefix = stream.split(":", 1)[0]
-    return {"acct": "account", "addr": "anonymous", "t": "tournament"}.get(prefix, "service")
-
-
 def fetch_job(client: redis.Redis, job_id: str) -> Job | None:
     """The job of that id, or None."""
     try:
@@ -142,7 +135,8 @@ def play_bot_turns(game_id: str, version: int) -> int:
             stalls.bot_failed(service, record, error)
         raise
     if played:
-        budget.note_game_cpu(service, game_id, time.thread_time() - began)
+        used_s = time.thread_time() - began
+        metrics.bot_cpu_used(budget.note_game_cpu(service, game_id, used_s), used_s)
     metrics.bot_turn_done(queue_name, played, time.perf_counter() - started)
     return played
 
@@ -170,7 +164,9 @@ def play_tournament_games(tournament_id: str, first: int) -> dict:
     service = service_for(queue, schedules_bots=False)
     began = time.thread_time()
     recorded = tournaments.play_games(service, store, tournament_id, first)
-    budget.note_tournament_cpu(service.client, tournament_id, time.thread_time() - began)
+    used_s = time.thread_time() - began
+    budget.note_tournament_cpu(service.client, tournament_id, used_s)
+    metrics.bot_cpu_used("tournament", used_s)
     return {"first": first, "recorded": recorded}
 
 
@@ -193,6 +189,7 @@ def analyse_game(game_id: str) -> dict:
     decisions and CPU seconds."""
     _, queue = _clients()
     result = analysis.run(service_for(queue, schedules_bots=False), game_id)
+    metrics.bot_cpu_used("analysis", result["cpu_seconds"])
     return {"decisions": len(result["decisions"]), "cpu_seconds": result["cpu_seconds"]}
 
 

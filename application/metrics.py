@@ -108,6 +108,20 @@ ARCHIVE_GAMES = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+BOT_CPU_SECONDS = Counter(
+    "keltis_bot_cpu_seconds",
+    "CPU seconds of bot work measured by the workers, by who it was for (creator: account,"
+    " anonymous, tournament, service, analysis).",
+    ["creator"],
+    registry=REGISTRY,
+)
+GAMES_ENDED = Counter(
+    "keltis_games_ended",
+    "Games that ended, by game type and what ended them (ended_by: the rule the result"
+    " names, `rules` for the rules' ordinary end, or `forfeit` / `cancelled`).",
+    ["game", "ended_by"],
+    registry=REGISTRY,
+)
 REFUSALS = Counter(
     "keltis_refusals",
     "Requests refused by a rate limit, a quota or a budget (429), by error code.",
@@ -211,3 +225,15 @@ def archived(outcome: str, count: int = 1) -> None:
 def refused(code: str) -> None:
     """A request refused with 429 and the error `code` (rate_limited, quota_exceeded...)."""
     REFUSALS.labels(_label(code)).inc()
+
+
+def bot_cpu_used(creator: str, seconds: float) -> None:
+    """`seconds` of bot CPU measured for work of a creator of that kind (a name from code:
+    application.budget.creator_kind)."""
+    if seconds > 0:
+        BOT_CPU_SECONDS.labels(_label(creator)).inc(seconds)
+
+
+def game_ended(game: str, ended_by: str) -> None:
+    """A game of type `game` ended; `ended_by` names the rule or the early end."""
+    GAMES_ENDED.labels(_label(game), _label(ended_by)).inc()

@@ -1,21 +1,26 @@
 """One scrape of the service's metrics: every process's counters (application.metrics, summed
 over PROMETHEUS_MULTIPROC_DIR in multiprocess mode) plus gauges read from Redis at scrape
-time, at a bounded cost: one pipelined round trip per server, a fixed number of commands
-(one ZCARD per game status, one LLEN per queue), whatever the number of games."""
+time, at a bounded cost: one pipelined round trip to the store and two to RQ's server, a
+fixed number of commands (one ZCARD per game status; per queue its length and its first
+job, then that job's enqueue time), whatever the number of games or jobs."""
 
 from __future__ import annotations
 
 import os
+import time
 
 import redis
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
+from rq.job import Job
+from rq.utils import utcparse
 
 from application import metrics
-from application.jobs import queues
+from application.jobs import fair_queue, queues
 from gamelog.record import STATUSES
 from store import keys
+from store.codec import text
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -49,25 +54,62 @@ class RedisGauges:
             for status, count in zip(statuses, counts, strict=True):
                 games.add_metric([status], count)
             yield games
-        depth = GaugeMetricFamily(
-            "keltis_queue_depth", "Jobs waiting in each RQ queue.", labels=["queue"]
-        )
-        known = queues(self.queue)
-        counts = _read(self.queue, [("llen", queue.key) for queue in known])
-        reachable.add_metric(["queue"], counts is not None)
-        if counts is not None:
-            for queue, count in zip(known, counts, strict=True):
-                depth.add_metric([queue.name], count)
-            yield depth
+        found = _queue_gauges(self.queue)
+        reachable.add_metric(["queue"], found is not None)
+        if found is not None:
+            yield from found
         yield reachable
 
 
-def _read(client: redis.Redis, commands: list[tuple[str, str]]) -> list | None:
-    """The answers of single-key read `commands` sent in one pipelined round trip; None
-    when the server does not answer."""
+def _queue_gauges(client: redis.Redis) -> list | None:
+    """Per RQ queue, the jobs waiting and the age of the oldest (seconds; 0 when none); the
+    bulk queue's count the fair queue in front of it (store.fair_queue). None when RQ's
+    server does not answer."""
+    known = queues(client)
+    bulk = known[1]
+    fair = fair_queue(client)
+    heads = _read(
+        client,
+        [("llen", queue.key) for queue in known]
+        + [("lindex", queue.key, 0) for queue in known]
+        + [("zcard", fair.waiting_key), ("zrange", fair.waiting_key, 0, 0, False, True)],
+    )
+    if heads is None:
+        return None
+    count = len(known)
+    lengths, firsts, (fair_count, fair_oldest) = heads[:count], heads[count:-2], heads[-2:]
+    queued_at = _read(
+        client, [("hget", Job.key_for(text(first)), "enqueued_at") for first in firsts if first]
+    )
+    if queued_at is None:
+        return None
+    now = time.time()
+    depth = GaugeMetricFamily(
+        "keltis_queue_depth", "Jobs waiting in each RQ queue.", labels=["queue"]
+    )
+    oldest = GaugeMetricFamily(
+        "keltis_queue_oldest_wait_seconds",
+        "How long the oldest job waiting in each RQ queue has waited (0: none waits).",
+        labels=["queue"],
+    )
+    stamps = iter(queued_at)
+    for queue, length, first in zip(known, lengths, firsts, strict=True):
+        stamp = next(stamps) if first else None
+        waited = [now - utcparse(text(stamp)).timestamp()] if stamp else []
+        if queue is bulk:
+            length += fair_count
+            waited += [now - score / 1000 for _, score in fair_oldest]
+        depth.add_metric([queue.name], length)
+        oldest.add_metric([queue.name], max([0.0, *waited]))
+    return [depth, oldest]
+
+
+def _read(client: redis.Redis, commands: list[tuple]) -> list | None:
+    """The answers of single-key read `commands` ((name, key, *args)) sent in one pipelined
+    round trip; None when the server does not answer."""
     pipe = client.pipeline(transaction=False)
-    for name, key in commands:
-        getattr(pipe, name)(key)
+    for name, key, *args in commands:
+        getattr(pipe, name)(key, *args)
     try:
         return pipe.execute()
     except redis.RedisError:

@@ -39,6 +39,7 @@ class FairQueue:
         self.client = client
         self.target = target
         self.queues_key = queues_key
+        self.waiting_key = keys.fair_lane("waiting")
         self.clock = clock
         self._script = client.register_script(load_script("fair_queue.lua"))
         self._keys = [

@@ -105,3 +105,74 @@ def test_every_appended_entry_is_counted_by_game_type(redis_client):
     assert version > joined.version > record.version
     assert _grown(before, after, "keltis_moves_appended_total", game=dice) == version
     assert _grown(before, after, "keltis_moves_appended_total", game=CARD) == 0
+
+
+def _game_of(service, payer: str) -> str:
+    """An all-greedy game whose creator record names `payer` (written first, as the API)."""
+    from application.games import new_game_id
+    from store import keys
+    from store.budget import BudgetStore
+
+    game_id = new_game_id()
+    BudgetStore(service.client).open_record(keys.game_creator(game_id), 0, (), payer=payer)
+    players = [{"name": "g0", "bot": "greedy"}, {"name": "g1", "bot": "greedy"}]
+    service.create(CARD, players, {}, game_id=game_id)
+    return game_id
+
+
+def test_bot_cpu_seconds_are_counted_by_creator_kind(scheduling_service, empty_queues):
+    from rq.serializers import JSONSerializer
+
+    from application import jobs
+    from workers.fair import FairSimpleWorker
+
+    before = _now()
+    account = _game_of(scheduling_service, f"acct:cpu{secrets.token_hex(3)}")
+    anonymous = _game_of(scheduling_service, "addr:198.51.100.7")
+    client = empty_queues
+    worker = FairSimpleWorker(jobs.queues(client), connection=client, serializer=JSONSerializer)
+    worker.work(burst=True, logging_level="ERROR", with_scheduler=False)
+    assert all(scheduling_service.load(g)[0].finished for g in (account, anonymous))
+    after = _now()
+    for kind in ("account", "anonymous"):
+        assert _grown(before, after, "keltis_bot_cpu_seconds_total", creator=kind) > 0
+
+
+def test_games_that_end_are_counted_by_what_ended_them(redis_client):
+    from application.games import ended_by
+
+    service = GameService(redis_client)
+    players = [{"name": "g0", "bot": "greedy"}, {"name": "g1", "bot": "random"}]
+    record, _, _ = service.create(CARD, players, {})
+    before = _now()
+    play_bot_turns(service, record.game_id, record.version)
+    finished = service.load(record.game_id)[0]
+    assert finished.finished
+    why = ended_by(finished)
+    assert why == (finished.rules.result(finished.state).get("ended_by") or "rules")
+    labels = {"game": CARD, "ended_by": why}
+    assert _grown(before, _now(), "keltis_games_ended_total", **labels) == 1
+
+
+def test_the_scrape_tells_the_age_of_the_oldest_waiting_job_per_queue(redis_client, empty_queues):
+    import time
+
+    from application import jobs
+    from application.metrics_scrape import scrape
+    from store.fair_queue import FairQueue
+
+    bulk = jobs.bot_queue(redis_client, False)
+    a_minute_ago = FairQueue(
+        redis_client, bulk.key, bulk.redis_queues_keys, clock=lambda: time.time() - 60
+    )
+    a_minute_ago.push("acct:waiting", "bot-waiting-game-1")
+    jobs.enqueue_bot_turn(redis_client, "waiting-person-game", 3, person=True)
+    found = samples(scrape(redis_client, redis_client).decode())
+    person = {"queue": jobs.bot_queue(redis_client, True).name}
+    assert value(found, "keltis_queue_depth", **person) == 1
+    assert 0 <= value(found, "keltis_queue_oldest_wait_seconds", **person) < 60
+    queue = {"queue": bulk.name}
+    assert value(found, "keltis_queue_depth", **queue) == 1
+    assert 60 <= value(found, "keltis_queue_oldest_wait_seconds", **queue) < 120
+    idle = {"queue": jobs.tournament_queue(redis_client).name}
+    assert value(found, "keltis_queue_oldest_wait_seconds", **idle) == 0
