@@ -139,21 +139,25 @@ def test_a_slot_whose_process_died_is_reclaimed_after_its_lease(app, redis_clien
     store = SlotStore(redis_client)
     key = slots.address_key(f"10.23.8.{time.time_ns() % 250}")
     gate = holds.ProcessGate()
-    limits = holds.HoldLimits(per_address=1, per_account=0, per_process=0, lease_s=0.3)
+    # A lease of 2 s: the second hold below comes well within it, even on a loaded machine
+    # (with 0.3 s a stall between the two could outlast it).
+    limits = holds.HoldLimits(per_address=1, per_account=0, per_process=0, lease_s=2.0)
     address = key.rsplit("{c:", 1)[1].rstrip("}")
     holds.hold(store, gate, limits, address, None)  # taken, then its process "dies"
     with pytest.raises(TooManyStreams):
         holds.hold(store, gate, limits, address, None)
-    _wait_until(lambda: store.claim(key, "after-the-lease", 300, 1), timeout_s=3.0)
+    _wait_until(lambda: store.claim(key, "after-the-lease", 300, 1), timeout_s=30.0)
 
 
 def test_a_renewed_lease_keeps_its_slot(redis_client):
     store = SlotStore(redis_client)
     key = slots.address_key(f"10.23.9.{time.time_ns() % 250}")
-    assert store.claim(key, "kept", 300, 1)
-    for _ in range(4):  # renewed well within each lease, for longer than one lease
-        time.sleep(0.1)
-        store.renew(key, "kept", 300)
-    assert not store.claim(key, "another", 300, 1)
+    # Leases of 2 s renewed every 0.5 s, for longer than one lease: a stall of 1.5 s would
+    # be needed to lose it (with 0.3 s leases renewed every 0.1 s, a stall of 0.2 s was).
+    assert store.claim(key, "kept", 2000, 1)
+    for _ in range(5):
+        time.sleep(0.5)
+        store.renew(key, "kept", 2000)
+    assert not store.claim(key, "another", 2000, 1)
     store.free(key, "kept")
-    assert store.claim(key, "another", 300, 1)
+    assert store.claim(key, "another", 2000, 1)

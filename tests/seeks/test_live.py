@@ -119,7 +119,7 @@ def test_a_seek_ends_once_its_stream_is_gone_and_when_deleted(stack):
     deleted = requests.delete(f"{base}/v1/seeks/{second['id']}", headers=_auth(ann))
     assert deleted.status_code == 200
     stream.close()
-    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 10)
+    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 30)
     assert requests.delete(f"{base}/v1/seeks/{first['id']}", headers=_auth(ann)).status_code == 404
 
 
@@ -133,10 +133,10 @@ def test_leaving_mid_game_ends_the_seek_and_the_game_goes_on_by_its_clock(stack)
     game_id = streams[0].next("game_started")["game"]
     for stream in streams:
         stream.close()  # both leave: nobody moves
-    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 10)
+    wait_for(lambda: requests.get(f"{base}/v1/seeks", headers=_auth(ann)).json()["seeks"] == [], 30)
     version = requests.get(f"{base}/v1/games/{game_id}").json()["version"]
-    later = wait_for(
-        lambda: requests.get(f"{base}/v1/games/{game_id}").json()["version"] > version + 2, 10
+    later = wait_for(  # 3 s of timeouts, and room for a loaded machine's worker
+        lambda: requests.get(f"{base}/v1/games/{game_id}").json()["version"] > version + 2, 30
     )
     assert later  # the clock times the turns out and the fallback bot moves
 
