@@ -38,6 +38,7 @@ MODULES = [
     "bench.challenges",
     "bench.arena",
     "bench.levels",
+    "bench.endless",
     "bench.analysis",
     "bench.metrics",
     "bench.page_weight",

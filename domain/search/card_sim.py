@@ -15,14 +15,21 @@ from domain.card.cards import POINT_BASE
 from domain.card.commands import DRAW_BASE, LAY_BASE, STOP_CODE, WISH_BASE
 from domain.card.scoring import ROW_POINTS, STONE_POINTS
 from domain.card.state import CLOSED, DRAW, EMPTY, FINAL_ROUND, FINISHED, NEXT_STATUS, PLAY
-from domain.endless import counts_after_turn, service_ending
+from domain.endless import IDLE_TURNS, TURN_LIMIT, counts_after_turn, service_ending
 
 FIFTH_ROW = 5
 DECK_SOURCE = 6
 # Hand-set; least squares on self-play (scripts/fit_card_estimate.py) predicts final scores
 # better (FIT_SHARE 1.05, GROWTH 0.175) but made the search play worse (README).
 FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
+FINAL_FIT_SHARE = 0.3  # ... in the final round (E3: at most two lays)
+FIT_TURNS = 2.0  # turns left below which the share slides down to the final round's
 GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
+# Points an idle turn of the seat's own costs it (E4). An idle turn spends the game's
+# turns without a lay or a card from the draw pile; valued at nothing, the search (which
+# deals the other hands at random, so it always thinks its own hand the better one) would
+# rather cycle the discard piles than draw the last card and start the final round.
+IDLE_COST = 0.5
 _POINTS = (*ROW_POINTS, *[10] * 20)
 _PILE = tuple(5 if k >= POINT_BASE else k // 12 for k in range(71))
 _COLOUR = tuple(-1 if k >= POINT_BASE else k // 12 for k in range(71))
@@ -57,6 +64,7 @@ class CardSim:
         "hands",
         "held",
         "idle",
+        "idle_by",
         "laid",
         "owed",
         "piles",
@@ -92,6 +100,7 @@ class CardSim:
         sim.laid = state.laid_in_final
         sim.turns = state.turns
         sim.idle = state.idle_run
+        sim.idle_by = [0] * sim.players
         sim.progressed = state.progressed
         return sim
 
@@ -123,6 +132,7 @@ class CardSim:
         sim.laid = self.laid
         sim.turns = self.turns
         sim.idle = self.idle
+        sim.idle_by = self.idle_by[:]
         sim.progressed = self.progressed
         return sim
 
@@ -200,6 +210,8 @@ class CardSim:
         ending = None
         if self.owed <= 0:
             self.turns, self.idle = counts_after_turn(self.turns, self.idle, self.progressed)
+            if not self.progressed:
+                self.idle_by[seat] += 1
             ending = service_ending(self.turns, self.idle)
             self.step = PLAY
             self.banned = 0
@@ -231,18 +243,27 @@ class CardSim:
         return total + sum(ROW_POINTS[min(n, 9)] for n in counts[:5])
 
 
+def turns_left(sim: CardSim) -> float:
+    """Each seat's turns left before the final round at most: the draw pile's cards (E2),
+    the idle turns left (E4) and the turns left (E5), shared among the seats."""
+    left = min(len(sim.deck) - sim.pos, IDLE_TURNS - sim.idle, TURN_LIMIT - sim.turns)
+    return max(0, left) / sim.players
+
+
 def estimate(sim: CardSim, seat: int) -> float:
     """The seat's score now plus what its hand and the turns left promise: cards that fit
-    its open rows, and a share of the turns left spread over them."""
+    its open rows, and a share of the turns left spread over them; less the idle turns it
+    played since the position was dealt."""
     counts = sim.counts[seat]
     status = sim.status[seat]
     step = sim.step
     if step == FINISHED:
         turns, fit_share = 0.0, 0.0
     elif step == FINAL_ROUND:
-        turns, fit_share = 0.0, 0.3
+        turns, fit_share = 0.0, FINAL_FIT_SHARE
     else:
-        turns, fit_share = (len(sim.deck) - sim.pos) / sim.players, FIT_SHARE
+        turns = turns_left(sim)
+        fit_share = FINAL_FIT_SHARE + (FIT_SHARE - FINAL_FIT_SHARE) * min(1.0, turns / FIT_TURNS)
     fits = [0, 0, 0, 0, 0]
     point_cards = 0
     for kind in sim.hands[seat]:
@@ -252,7 +273,7 @@ def estimate(sim: CardSim, seat: int) -> float:
             colour = _COLOUR[kind]
             if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
                 fits[colour] += 1
-    total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)]
+    total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)] - IDLE_COST * sim.idle_by[seat]
     total += fit_share * point_cards
     growth = GROWTH * turns
     for colour in range(5):
