@@ -24,10 +24,11 @@ WITHIN_S = 30.0  # a bound for a slow machine; a passing test waits only as long
 class LiveStream:
     """An open NDJSON stream of `app` at `path`: `lines` (None for a keep-alive) read so far."""
 
-    def __init__(self, app, path: str, headers: dict | None = None):
+    def __init__(self, app, path: str, headers: dict | None = None, **request):
+        """`request`: more of the test client's arguments (e.g. `environ_base`)."""
         # A plain test client: the contract-checking one reads a stream to its end at once.
         client = FlaskClient(app, app.response_class)
-        self._response = client.get(path, headers=headers or {}, buffered=False)
+        self._response = client.get(path, headers=headers or {}, buffered=False, **request)
         assert self._response.status_code == 200, self._response.status
         self._chunks = iter(self._response.response)
         self.lines: list[dict | None] = []

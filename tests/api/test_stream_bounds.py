@@ -13,8 +13,9 @@ from application.errors import TooManyStreams
 from store import streams as slots
 from store.streams import SlotStore
 from tests.api.helpers import bearer, create
+from tests.api.live_stream import LiveStream
 from tests.api.test_accounts import sign_up
-from tests.api.test_streams import in_background, lines_of
+from tests.api.test_streams import lines_of
 
 
 @pytest.fixture
@@ -59,11 +60,9 @@ def test_streams_and_long_polls_are_bounded_per_client_address(app, client):
     other = f"10.23.6.{time.time_ns() % 250}"
     game_id, version = _game(client)
     url = f"/v1/games/{game_id}/stream?after={version}"
-    held = [
-        in_background(lambda: app.test_client().get(url, environ_base={"REMOTE_ADDR": address}))
-        for _ in range(2)
-    ]
-    _wait_until(lambda: _held(app, slots.address_key(address)) == 2)
+    # Held open (each has sent its first line) until the test closes them.
+    held = [LiveStream(app, url, environ_base={"REMOTE_ADDR": address}) for _ in range(2)]
+    assert _held(app, slots.address_key(address)) == 2
     _refused(client.get(url, environ_base={"REMOTE_ADDR": address}), "too_many_streams", 429)
     poll = f"/v1/games/{game_id}/events?after={version}&wait=5"
     _refused(client.get(poll, environ_base={"REMOTE_ADDR": address}), "too_many_streams", 429)
@@ -77,9 +76,9 @@ def test_streams_and_long_polls_are_bounded_per_client_address(app, client):
     )
     # Another address still streams.
     assert lines_of(client.get(url, environ_base={"REMOTE_ADDR": other})) is not None
-    for result in held:
-        result().close()
-    _wait_until(lambda: _held(app, slots.address_key(address)) == 0)
+    for stream in held:
+        stream.close()
+    assert _held(app, slots.address_key(address)) == 0
     assert lines_of(client.get(url, environ_base={"REMOTE_ADDR": address})) is not None
 
 
@@ -102,17 +101,14 @@ def test_long_polls_and_streams_are_bounded_per_account(app, client):
     version = created["version"]
     auth = bearer(account["key"])
     url = f"/v1/games/{created['id']}/stream?after={version}"
-    held = [
-        in_background(lambda: app.test_client().get(url, headers=auth)),
-        in_background(lambda: app.test_client().get("/v1/me/events", headers=auth)),
-    ]
-    _wait_until(lambda: _held(app, slots.account_key(account["name"])) == 2)
+    held = [LiveStream(app, url, auth), LiveStream(app, "/v1/me/events", auth)]  # until closed
+    assert _held(app, slots.account_key(account["name"])) == 2
     poll = f"/v1/games/{created['id']}/events?after={version}&wait=5"
     _refused(client.get(poll, headers=auth), "too_many_streams", 429)
     _refused(client.get(url, headers=auth), "too_many_streams", 429)
     assert client.get(url).status_code == 200  # a spectator's stream is not the account's
-    for result in held:
-        result().close()
+    for stream in held:
+        stream.close()
 
 
 def test_a_web_process_keeps_connections_for_ordinary_requests(app, client):
@@ -121,15 +117,15 @@ def test_a_web_process_keeps_connections_for_ordinary_requests(app, client):
     app.config.update(STREAMS_PER_PROCESS=1, STREAMS_PER_ADDRESS=0)
     game_id, version = _game(client)
     url = f"/v1/games/{game_id}/stream?after={version}"
-    held = in_background(lambda: app.test_client().get(url))
+    held = LiveStream(app, url)  # until closed
     _, gate = app.extensions["keltis_holds"]
-    _wait_until(lambda: gate.held == 1)
+    assert gate.held == 1
     _refused(client.get(url), "streams_busy", 503)
     _refused(client.get(f"/v1/games/{game_id}/events?after={version}&wait=3"), "streams_busy", 503)
     assert client.get("/healthz").status_code == 200
     assert client.get(f"/v1/games/{game_id}").status_code == 200
-    held().close()
-    _wait_until(lambda: gate.held == 0)
+    held.close()
+    assert gate.held == 0
     assert client.get(url).status_code == 200
 
 
