@@ -17,6 +17,7 @@ from domain.registry import get_rules
 from domain.search import card as card_search
 from domain.search.card_policy import greedy_code, options
 from domain.search.card_sim import CardSim
+from domain.search.card_sim import estimate as card_sim_estimate
 from domain.search.card_tree import GAME as CARD_TREE
 from domain.search.card_tree import MARGIN_SCALE, ROLLOUT_TURNS
 from tests.domain.search.test_card_sim import fields, positions, sim_fields
@@ -62,15 +63,21 @@ def test_the_greedy_on_the_position_is_the_greedy_bot_through_greedy_games():
 
 def reference_rollout(state, rng, seat: int) -> tuple[float, float]:
     """The rollout through the game's rules: greedy_bot on views (a single legal move
-    played without a draw), `decide` and `evolve`."""
+    played without a draw), `decide` and `evolve`; each seat's idle turns (E4) counted."""
+    idle_by = [0] * state.setup.players
     for _ in range(ROLLOUT_TURNS * state.setup.players * 2):
         if state.step == FINISHED or not legal_options(state)[1]:
             break
         mover = state.to_move
         legal = CARD.legal_moves(state, mover)
         move = greedy_bot(CARD.view(state, mover), legal, rng) if len(legal) > 1 else legal[0]
+        before = state
         state = card_search.step(state, move)
-    values = [card_search.estimate(state, s) for s in range(state.setup.players)]
+        if state.turns > before.turns and state.idle_run > before.idle_run:
+            idle_by[mover] += 1
+    end = CardSim.of(state)
+    end.idle_by = idle_by
+    values = [card_sim_estimate(end, s) for s in range(state.setup.players)]
     margin = values[seat] - max(v for s, v in enumerate(values) if s != seat)
     return 1.0 / (1.0 + exp(-margin / MARGIN_SCALE)), margin
 
