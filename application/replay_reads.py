@@ -2,14 +2,13 @@
 
 Both are built together, on a build thread (application.offload), the first time either is
 asked for, and kept by application.built_once under a name made of the game's final
-version and a digest of its analysis (which may be done after the game ended: then it is
+version and the length of its analysis (which may be done after the game ended: then it is
 another answer). A live game has no replay (R2): it is refused before anything is read or
 built, so nothing of a live game is ever kept.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import orjson
@@ -41,17 +40,19 @@ class File:
 def replay_file(games, game_id: str, kind: str, coding: str | None) -> File:
     """The file `kind` of a finished game, in `coding` (br, gzip; None: gzip to unpack).
     GameNotFound, DealSealed, or GameNotFinished for a live game (R2)."""
-    record, _, _ = games.load(game_id)
+    record = finished_record(games, game_id)
     seals.require_unsealed(games.client, record.tournament)
     if not record.finished:
         raise GameNotFinished(f"the game is {record.status}; only finished games have replays")
-    analysis = games.client.hget(keys.game_analysis(game_id), "result")
-    digest = hashlib.sha256(analysis).hexdigest()[:16] if analysis else "none"
-    name = f"replay/{record.version}/{digest}"
+    # The analysis is added once done (and never changes then: it is deterministic); its
+    # length alone tells whether it is there, without reading it on every request.
+    analysed = games.client.hstrlen(keys.game_analysis(game_id), "result")
+    name = f"replay/{record.version}/{analysed}"
     stored = coding or "gzip"
     parts = (f"{kind}:etag", f"{kind}:length", f"{kind}:{stored}")
 
     def build() -> dict[str, bytes]:
+        analysis = games.client.hget(keys.game_analysis(game_id), "result")
         entries = games.store.load(game_id).entries
         return offload.run(built_files, game_id, entries, analysis)
 
@@ -62,6 +63,15 @@ def replay_file(games, game_id: str, kind: str, coding: str | None) -> File:
         coding=stored,
         body=found[parts[2]],
     )
+
+
+def finished_record(games, game_id: str):
+    """The game's record: this process's copy when it is finished already (a finished
+    game never changes), else read from the store."""
+    cached = games.cache.get(game_id)
+    if cached is not None and cached.record.finished:
+        return cached.record
+    return games.load(game_id)[0]
 
 
 def built_files(game_id: str, entries, analysis: bytes | None) -> dict[str, bytes]:

@@ -42,6 +42,7 @@ MODULES = [
     "bench.analysis",
     "bench.metrics",
     "bench.page_weight",
+    "bench.replay_reads",
     "bench.table",
 ]
 

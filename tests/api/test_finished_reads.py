@@ -162,7 +162,7 @@ def test_requests_beside_a_build_wait_for_it_and_never_build_again(app, finished
 
 def test_another_process_build_is_awaited_not_repeated(app, games, finished, monkeypatch):
     record, _, _ = games.load(finished)
-    name = f"replay/{record.version}/none"
+    name = f"replay/{record.version}/0"
     store = DerivedStore(games.client)
     assert store.begin(finished, name, "another-process", 60_000)
     answers = []
@@ -185,12 +185,12 @@ def test_R2_a_live_game_has_no_replay_and_nothing_of_it_is_kept(client, games, t
     record, _, _ = games.load(game_id)
     # a file planted under the name the finished game would have is never served
     planted = {"replay.html:etag": b"x", "replay.html:length": b"5", "replay.html:gzip": b"x"}
-    DerivedStore(redis_client).write(game_id, f"replay/{record.version}/none", planted, 60)
+    DerivedStore(redis_client).write(game_id, f"replay/{record.version}/0", planted, 60)
     for path in (PAGE, "replay"):
         answer = client.get(f"/v1/games/{game_id}/{path}", headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 409
         assert answer.json["error"]["code"] == "game_not_finished"
-    name = f"replay/{record.version}/none"
+    name = f"replay/{record.version}/0"
     assert derived_fields(redis_client, game_id) == {f"{name}|{p}".encode() for p in planted}
 
 
@@ -231,6 +231,20 @@ def test_a_finished_games_past_is_built_once_for_every_viewer(app, client, games
     )
     assert again.status_code == 304 and again.headers["ETag"] == etag
     assert built_once.builds == before + 1
+
+
+def test_a_finished_games_every_version_is_as_the_fold_from_its_head_shows_it(
+    app, client, games, finished
+):
+    record, _, _ = games.load(finished)
+    before = built_once.builds
+    with app.app_context():
+        for at in range(1, record.version + 1):
+            then = history.record_at(games, record, at)
+            payload = presenters.game(then, None, revealed=True)
+            expected = schemas.use(schemas.GameSchema).dump(payload)
+            assert client.get(f"/v1/games/{finished}?at={at}").json == expected, at
+    assert built_once.builds == before + 1  # every version at once
 
 
 def test_a_done_analysis_is_another_file(raw, redis_client, finished):
