@@ -24,7 +24,10 @@ class WebServerError(RuntimeError):
 class WebServer:
     """`gunicorn api:create_app()` with `workers` processes, configured as `keltis serve`."""
 
-    def __init__(self, env: dict[str, str], workers: int = 2):
+    def __init__(self, env: dict[str, str], workers: int = 2, port: int | None = None):
+        """`port`: the one to serve on (the tests hand out ports of their own, since
+        gunicorn's SO_REUSEPORT would let two servers share one silently); else a free
+        one picked at each start."""
         self.env = {
             **os.environ,
             "KELTIS_RATE_LIMIT": "off",
@@ -33,6 +36,7 @@ class WebServer:
             **env,
         }
         self.workers = workers
+        self.fixed_port = port
         self.port = 0
         self.process: subprocess.Popen | None = None
         self._log = None  # gunicorn's stderr, read back only when it fails to start
@@ -42,7 +46,7 @@ class WebServer:
         return f"http://{LOOPBACK}:{self.port}"
 
     def start(self, timeout_s: float = 60.0) -> WebServer:
-        self.port = pick_free_port()
+        self.port = self.fixed_port or pick_free_port()
         command = gunicorn_command(
             LOOPBACK, self.port, self.workers, extra=("--graceful-timeout", "2")
         )

@@ -15,6 +15,7 @@ from bench.key_replacement import hold as _hold
 from bench.key_replacement import poll as _poll
 from devtools.reliability.web import WebServer
 from store.streams import SlotStore, account_key
+from tests.support.ports import free_port  # this worker's own range
 from tests.workers.processes import wait_for
 
 HELD = 6  # connections spread over both processes by SO_REUSEPORT
@@ -24,7 +25,7 @@ LOADED_MACHINE_S = 10.0  # room for a loaded test machine; bench.key_replacement
 @pytest.fixture(scope="module")
 def server(redis_url):
     env = {"REDIS_URL": redis_url, "KELTIS_STREAM_KEEPALIVE_S": "30"}
-    with WebServer(env, workers=2) as web:
+    with WebServer(env, workers=2, port=free_port()) as web:
         yield web
 
 

@@ -10,12 +10,13 @@ import pytest
 import requests
 
 from devtools.reliability.web import WebServer
+from tests.support.ports import free_port  # this worker's own range
 
 
 @pytest.fixture(scope="module")
 def server(redis_url):
     env = {"REDIS_URL": redis_url, "KELTIS_STREAM_KEEPALIVE_S": "20"}
-    with WebServer(env, workers=1) as web:
+    with WebServer(env, workers=1, port=free_port()) as web:
         yield web
 
 

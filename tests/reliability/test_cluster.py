@@ -21,6 +21,7 @@ from devtools.reliability.web import WebServer
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
 from tests.api.contract import contract_session
+from tests.support.ports import free_port  # this worker's own range
 from tests.workers.processes import wait_for
 
 CARD = "keltis-card"
@@ -40,7 +41,7 @@ def cluster_url(redis_cluster) -> str:
 @pytest.fixture(scope="module")
 def web(cluster_url, queue_redis):
     env = {"REDIS_URL": cluster_url, "RQ_REDIS_URL": queue_redis.url}
-    with WebServer(env, workers=2) as server:
+    with WebServer(env, workers=2, port=free_port()) as server:
         yield server
 
 
@@ -180,7 +181,9 @@ WAKE_S = 3.0
 def web7(redis7_cluster, queue_redis):
     """gunicorn (2 processes) on the Redis 7 cluster: sharded pub/sub."""
     url = redis7_cluster.url.replace("redis://", "redis+cluster://")
-    with WebServer({"REDIS_URL": url, "RQ_REDIS_URL": queue_redis.url}, workers=2) as server:
+    with WebServer(
+        {"REDIS_URL": url, "RQ_REDIS_URL": queue_redis.url}, workers=2, port=free_port()
+    ) as server:
         yield server
 
 

@@ -8,6 +8,7 @@ from devtools.reliability.fault_proof import run_redis_kills, run_tournament_kil
 from devtools.reliability.logcheck import check_log
 from devtools.reliability.web import WebServer
 from store import keys
+from tests.support.ports import free_port  # this worker's own range
 
 
 def test_games_survive_sigkilled_bot_workers(redis_server_factory):
@@ -19,7 +20,9 @@ def test_games_survive_sigkilled_bot_workers(redis_server_factory):
 
 
 def test_acked_moves_survive_redis_sigkill_with_fsync_always(aof_redis):
-    with WebServer({"REDIS_URL": aof_redis.url, "KELTIS_RATE_LIMIT": "1000 per second"}) as web:
+    with WebServer(
+        {"REDIS_URL": aof_redis.url, "KELTIS_RATE_LIMIT": "1000 per second"}, port=free_port()
+    ) as web:
         result = run_redis_kills(aof_redis, web.url, kills=2, moves_between=40)
     assert result.lost == 0
     assert result.acked >= 120

@@ -23,6 +23,7 @@ from store.connection import (
     queue_client,
     store_client,
 )
+from tests.support.ports import free_port  # this worker's own range
 
 SIMULTANEOUS = 400
 POLL_WAIT_S = 2
@@ -156,7 +157,7 @@ def test_400_simultaneous_requests_of_a_mix_get_no_5xx(redis_url):
     serve` runs it (rate limit counting): every request is answered, none with a 5xx, and
     each kind with its success status."""
     env = {"REDIS_URL": redis_url, "KELTIS_RATE_LIMIT": "1000000 per second"}
-    with WebServer(env, workers=2) as server:
+    with WebServer(env, workers=2, port=free_port()) as server:
         games = [create_game(server.url) for _ in range(games_for(SIMULTANEOUS))]
         requests = mix(games, SIMULTANEOUS, POLL_WAIT_S)
         results = asyncio.run(burst(server.url, requests, timeout_s=POLL_WAIT_S + 40))
