@@ -83,12 +83,16 @@ def fetch(
         flight.done.wait(wait_s)
         if flight.error is not None:
             raise flight.error
-        if flight.parts is None:
+        held = flight.parts or {}
+        if all(part in held for part in parts):
+            return {part: held[part] for part in parts}
+        found = store.read(game_id, name, parts)  # the leader read other parts than ours
+        if found is None:
             raise StillBuilding("the answer is still being built; ask again shortly")
-        return flight.parts
+        return found
     try:
         flight.parts = _lead(store, game_id, name, parts, build, wait_s)
-        return flight.parts
+        return {part: flight.parts[part] for part in parts}
     except BaseException as error:
         flight.error = error
         raise
@@ -99,8 +103,9 @@ def fetch(
 
 
 def _lead(store, game_id, name, parts, build, wait_s) -> Parts:
-    """This process's one request for the answer: build it under the lease, or wait for the
-    process holding the lease (and build it if that one gives up)."""
+    """This process's one request for the answer: build it under the lease (every part
+    built), or wait for the process holding the lease (and build it if that one gives up)
+    and read its `parts`."""
     global builds
     token = secrets.token_hex(8)
     deadline = time.monotonic() + wait_s
@@ -113,7 +118,7 @@ def _lead(store, game_id, name, parts, build, wait_s) -> Parts:
                 builds += 1
                 made = build()
                 store.write(game_id, name, made, ttl_s())
-                return {part: made[part] for part in parts}
+                return made  # every part: the requests waiting on it may want others
             finally:
                 store.end(game_id, name, token)
         while store.leased(game_id, name):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import secrets
 import threading
 import time
 
@@ -116,15 +117,10 @@ def test_a_second_fetch_reads_what_the_first_built(client, raw, finished):
     assert built_once.builds == before + 1  # the page and the download, in every coding
 
 
-def test_requests_beside_a_build_wait_for_it_and_never_build_again(app, finished, monkeypatch):
-    started, release = threading.Event(), threading.Event()
-    waiting = []
-    slow_build = replay_reads.built_files
-
-    def held_build(*args):
-        started.set()
-        assert release.wait(WAIT_S)
-        return slow_build(*args)
+@pytest.fixture
+def waiters(monkeypatch) -> list[int]:
+    """Counts the requests of this process that wait on another one's build."""
+    waiting: list[int] = []
 
     class CountedEvent(threading.Event):
         def wait(self, timeout=None):
@@ -135,28 +131,68 @@ def test_requests_beside_a_build_wait_for_it_and_never_build_again(app, finished
     class CountedFlight(built_once._Flight):
         done: threading.Event = dataclasses.field(default_factory=CountedEvent)
 
-    monkeypatch.setattr(replay_reads, "built_files", held_build)
     monkeypatch.setattr(built_once, "_Flight", CountedFlight)
+    return waiting
+
+
+def held(build, started: threading.Event, release: threading.Event):
+    """`build`, once it has said it started and been released."""
+
+    def held_build(*args):
+        started.set()
+        assert release.wait(WAIT_S)
+        return build(*args)
+
+    return held_build
+
+
+def beside_a_held_build(first, second, started, release, waiters) -> None:
+    """Run `first` until its build starts, then `second` until it waits on that build;
+    release the build and let both end."""
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    threads[0].start()
+    assert started.wait(WAIT_S)
+    threads[1].start()
+    deadline = time.monotonic() + WAIT_S
+    while not waiters and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waiters, "the second request never waited on the first one's build"
+    release.set()
+    for thread in threads:
+        thread.join(WAIT_S)
+
+
+def test_requests_beside_a_build_wait_for_it_and_never_build_again(
+    app, finished, monkeypatch, waiters
+):
+    started, release = threading.Event(), threading.Event()
+    monkeypatch.setattr(
+        replay_reads, "built_files", held(replay_reads.built_files, started, release)
+    )
     answers = []
 
     def fetch():
         answers.append(FlaskClient(app).get(f"/v1/games/{finished}/{PAGE}"))
 
     before = built_once.builds
-    first = threading.Thread(target=fetch)
-    first.start()
-    assert started.wait(WAIT_S)
-    second = threading.Thread(target=fetch)
-    second.start()
-    deadline = time.monotonic() + WAIT_S
-    while not waiting and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert waiting, "the second request never waited on the first one's build"
-    release.set()
-    first.join(WAIT_S)
-    second.join(WAIT_S)
+    beside_a_held_build(fetch, fetch, started, release, waiters)
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[0].data == answers[1].data
+    assert built_once.builds == before + 1
+
+
+def test_a_request_beside_a_build_gets_its_own_part_of_it(redis_client, waiters):
+    store, game_id = DerivedStore(redis_client), secrets.token_urlsafe(16)
+    started, release = threading.Event(), threading.Event()
+    build = held(lambda: {"1": b"one", "2": b"two"}, started, release)
+    found = {}
+
+    def fetch(part: str):
+        return lambda: found.update(built_once.fetch(store, game_id, "n", (part,), build))
+
+    before = built_once.builds
+    beside_a_held_build(fetch("1"), fetch("2"), started, release, waiters)
+    assert found == {"1": b"one", "2": b"two"}
     assert built_once.builds == before + 1
 
 
