@@ -288,7 +288,7 @@ def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, w
         "clock": {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2},
     }
     tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
-    final = follow(http, base, tid, 30)
+    final = follow(http, base, tid, 120)  # about 5 s of timeouts; room for a loaded machine
     assert final["status"] == "finished", final["progress"]
     assert final["progress"]["finished"] == 2
     assert [row["games"] for row in final["standings"]] == [2, 2]
