@@ -103,7 +103,9 @@ def test_workers_pair_joined_bots_again_and_again_and_a_restart_keeps_it_going(
 
 
 def test_a_dead_bot_forfeits_on_its_clock_then_is_paused(redis_client, store, workers, live_bots):
-    aid = open_arena(store, move_seconds=1, max_timeouts=1)
+    # 3 s a move: the dead bot's one timeout forfeits a game; a live bot (a thread polling
+    # every 0.02 s) stalled past 1 s on a loaded machine forfeited in its stead.
+    aid = open_arena(store, move_seconds=3, max_timeouts=1)
     live = bot_accounts(redis_client, 2)
     (dead,) = bot_accounts(redis_client, 1, prefix="dd")
     for bot in (*live, dead):
