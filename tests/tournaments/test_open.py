@@ -20,6 +20,7 @@ from keltis_client import BotRunner, Client
 
 from examples import stream_bot
 from replays.verify import verify
+from store.streams import SlotStore, account_key
 from tests.tournaments.open_stack import archived, bearer, follow, summed
 from tests.workers.processes import wait_for
 
@@ -139,10 +140,16 @@ def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tourna
         "bots": ["greedy", {"account": webhook_account}, {"account": stream_name}],
         "players_per_game": 3,
         "games": 3,
-        "clock": {"move_seconds": 1, "fallback": "random", "max_timeouts": 2},
+        # 3 s a move: the live stream client must make 3 moves before it is killed; at 1 s
+        # a loaded machine's client timed out twice and forfeited first.
+        "clock": {"move_seconds": 3, "fallback": "random", "max_timeouts": 2},
     }
     client_process = _stream_bot_process(base, key)
     try:
+        # The client listens before its games start (a process starting up took the clock's
+        # time): its account holds a stream slot.
+        slots = SlotStore(redis_client)
+        wait_for(lambda: slots.held(account_key(stream_name)) > 0, 60, "the stream client")
         tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
         wait_for(lambda: _moves_by(http, base, f"{tid}-g0", stream_name) >= 3, 60)
     finally:
