@@ -281,8 +281,12 @@ class CreateTournamentSchema(Strict):
 
     @validates_schema
     def _games_for_rotation(self, data, **kwargs):
-        if data.get("format", ROTATION) == ROTATION and "games" not in data:
+        """`games` is a rotation's alone: the other formats' follows from their tables."""
+        rotation = data.get("format", ROTATION) == ROTATION
+        if rotation and "games" not in data:
             raise ValidationError("a rotation needs `games`", "games")
+        if not rotation and "games" in data:
+            raise ValidationError("leave it out: tables x games_per_table games", "games")
 
 
 class CreateAccountSchema(Strict):

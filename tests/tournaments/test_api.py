@@ -145,6 +145,33 @@ def test_bad_tournaments_are_refused_with_422(client, change):
     assert response.json["error"]["code"] in ("invalid_request", "invalid_tournament")
 
 
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"format": "round_robin", "games": 2}, "games: leave it out"),
+        ({"format": "duplicate", "games_per_table": 3}, "multiple of players_per_game"),
+        (
+            {
+                "format": "duplicate",
+                "players_per_game": 3,
+                "bots": ["greedy"] * 3,
+                "games_per_table": 4,
+            },
+            "multiple",
+        ),
+        ({"match": "two_boards"}, "keltis-dice"),
+    ],
+)
+def test_what_the_contract_states_of_formats_and_matches_is_what_is_refused(client, change, words):
+    """openapi.yaml's CreateTournament states these rules (so a schema-valid tournament is
+    one the service starts); the service refuses what breaks them with 422."""
+    body = {key: value for key, value in BODY.items() if key != "games"}
+    body = {**body, "games": 6} if "format" not in change else body
+    response = client.post("/v1/tournaments", json={**body, **change})
+    assert response.status_code == 422
+    assert words in response.json["error"]["message"]
+
+
 def test_an_unknown_tournament_is_404(client):
     for path in ("", "/standings.csv", "/standings.json", "/archive"):
         response = client.get(f"/v1/tournaments/nope-nope-nope{path}")
