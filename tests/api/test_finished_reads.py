@@ -99,6 +99,7 @@ def test_an_etag_revalidates_with_304_whatever_coding_it_was_sent_in(client, fin
     first = client.get(url, headers={"Accept-Encoding": "br"})
     etag = first.headers["ETag"]
     assert etag.startswith('"') and etag.endswith(':br"') and not etag.startswith("W/")
+    assert first.headers["Cache-Control"] == "public, no-cache"  # kept, asked again each use
     for accept in ("br", "gzip", None):
         headers = {"If-None-Match": etag, **({"Accept-Encoding": accept} if accept else {})}
         again = client.get(url, headers=headers)
