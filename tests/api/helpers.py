@@ -24,6 +24,15 @@ def own_address(last: int) -> dict:
             return {"REMOTE_ADDR": address}
 
 
+def one_rate_window(app, at: float | None = None) -> None:
+    """Hold the app's rate-limit windows at one instant (`at`, else now). They are fixed
+    windows of the wall clock: a test's requests that straddled a minute's boundary were
+    counted in two windows, and the request to be refused was let through."""
+    counts = app.extensions["keltis_rate_limit"].counts
+    instant = counts.clock() if at is None else at
+    counts.clock = lambda: instant
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 

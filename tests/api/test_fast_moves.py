@@ -14,6 +14,7 @@ import redis
 from api import create_app, fast_moves
 from application import metrics
 from store import tokens as store_tokens
+from tests.api.helpers import one_rate_window
 
 pytestmark = pytest.mark.redis
 
@@ -220,6 +221,7 @@ def test_the_rate_limit_counts_a_request_handed_to_flask_once(redis_url, fixed_t
     fast, _, tokens = make_twins(
         redis_url, RATELIMIT_ENABLED=True, RATELIMIT_APPLICATION="3 per minute"
     )
+    one_rate_window(fast.application)
     version, seat, _ = current_of_unlimited(redis_url, tokens)
     answers = [
         fast.post(moves_path(), json={"action": ""}, headers=auth(tokens[seat])).status_code

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from api import create_app
 from api.observe import REQUEST_ID_HEADER
 from tests.api.contract import ContractClient
-from tests.api.helpers import bearer
+from tests.api.helpers import bearer, one_rate_window
 from tests.api.live_stream import LiveStream
 from tests.api.test_streams import in_background
 from tests.support.metrics_text import label_values, samples, total, value
@@ -291,6 +291,7 @@ def test_refusals_are_counted_by_error_code_and_the_scrape_is_never_refused(redi
         RATELIMIT_APPLICATION="3 per minute",
         RATELIMIT_KEY_PREFIX="metrics-test-" + uuid.uuid4().hex,
     )
+    one_rate_window(app)
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.9.8.7"}
     before = _scrape(client)

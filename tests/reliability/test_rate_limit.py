@@ -14,8 +14,12 @@ from api import create_app
 from api.ratecount import WindowCounts
 from api.ratelimit import storage_uri
 from tests.api.contract import ContractClient
+from tests.api.helpers import one_rate_window
 
 JSON = "application/json"
+
+
+WINDOW_AT = time.time()  # every app of a test counts in the same window (one_rate_window)
 
 
 def limited_app(redis_url: str, limit: str, **config):
@@ -31,6 +35,7 @@ def limited_app(redis_url: str, limit: str, **config):
         }
     )
     app.test_client_class = ContractClient
+    one_rate_window(app, WINDOW_AT)
     return app, prefix
 
 
