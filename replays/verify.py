@@ -324,6 +324,12 @@ def _summary(replay: dict, log: GameLog, commands: int) -> str:
     return (
         f"{header['game']} game {header['game_id']}: {len(log.players)} players ({names}), "
         f"{len(replay['entries'])} entries, {commands} commands re-run by the rules, "
-        f"seed matches its commitment, scores {scores}, won by {winners}; "
+        f"seed matches its commitment, ended by {_ending(result)}, scores {scores}, "
+        f"won by {winners}; "
         f"final hash {replay['chain']['final']}"
     )
+
+
+def _ending(result: dict) -> str:
+    """Why the game ended: the rule's end it names (E6, F6), or why it ended early."""
+    return str(result.get("ended_by") or result.get("ended") or "the rules")

@@ -61,6 +61,7 @@ def test_E4_F5_E6_an_idle_loop_by_hand_ends_at_the_30th_idle_turn(app, game):
     assert replay["result"]["ended_by"] == "idle_turns"
     report = verify(replay)
     assert report.ok, report.message
+    assert "ended by idle_turns" in report.message
 
 
 @pytest.mark.parametrize("game", ["keltis-card", "keltis-dice"])
