@@ -50,7 +50,8 @@ def ttl_s() -> int:
 class _Flight:
     """One build in this process; requests for the same answer wait on it."""
 
-    done: threading.Event = field(default_factory=threading.Event)
+    # looked up when made, so a gevent-patched process waits on gevent's Event
+    done: threading.Event = field(default_factory=lambda: threading.Event())
     parts: Parts | None = None
     error: BaseException | None = None
 

@@ -10,19 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from application.errors import VersionNotFound
-from application.games import GameService
 from gamelog.entries import Entry
 from gamelog.events import SERVICE_EVENTS
 from gamelog.record import GameRecord, fold_entries
-
-
-def record_at(service: GameService, record: GameRecord, at: int) -> GameRecord:
-    """The game of `record` (its newest version) as it stood at version `at`;
-    VersionNotFound past its newest version."""
-    check_at(record, at)
-    if at == record.version:
-        return record
-    return fold_at(record.game_id, service.entries_after(record.game_id, 0, record.version), at)
 
 
 def check_at(record: GameRecord, at: int) -> None:

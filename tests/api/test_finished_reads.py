@@ -255,9 +255,10 @@ def test_a_finished_games_past_is_built_once_for_every_viewer(app, client, games
         answers[viewer] = client.get(f"/v1/games/{game_id}?at={at}", headers=headers)
         assert answers[viewer].status_code == 200
     assert built_once.builds == before + 1
+    entries = games.entries_after(game_id, 0, record.version)
     with app.app_context():
         for viewer, answer in answers.items():
-            then = history.record_at(games, record, at)
+            then = history.fold_at(game_id, entries, at)
             payload = presenters.game(then, viewer, revealed=True)
             assert answer.json == schemas.use(schemas.GameSchema).dump(payload)
     assert answers[0].json["seat"] == 0 and answers[1].json["seat"] == 1
@@ -274,10 +275,11 @@ def test_a_finished_games_every_version_is_as_the_fold_from_its_head_shows_it(
     app, client, games, finished
 ):
     record, _, _ = games.load(finished)
+    entries = games.entries_after(finished, 0, record.version)
     before = built_once.builds
     with app.app_context():
         for at in range(1, record.version + 1):
-            then = history.record_at(games, record, at)
+            then = history.fold_at(finished, entries, at)
             payload = presenters.game(then, None, revealed=True)
             expected = schemas.use(schemas.GameSchema).dump(payload)
             assert client.get(f"/v1/games/{finished}?at={at}").json == expected, at
