@@ -261,22 +261,32 @@ def standing(store: BudgetStore, payer: str, limits) -> dict:
 
 
 def spent(client, record) -> bool:
-    """Whether the game's bots must move by their cheap fallback: the estimate charged for
-    it is used up and its payer's budget is spent (a game with no charge record, or no
-    limits, never is). Two reads at most; a failed read is taken as not spent."""
+    """Whether the game's bots must move by their cheap fallback: what is left of the
+    estimate charged for it, and of its payer's budget, is less than one more move of its
+    searching bots (`estimate.move_seconds`; so the searches stop within the budget, not one
+    move past it). A game with no charge record, or no limits, never is. Two reads at most;
+    a failed read is taken as not spent."""
     try:
-        store = BudgetStore(client)
         fields = client.hmget(
             record_key(record.game_id, record.tournament),
             ["charged_ms", "used_ms", "payer", "limits"],
         )
         charged, used, payer, limits = (None if f is None else text(f) for f in fields)
-        if not payer or not limits or int(used or 0) < int(charged or 0):
+        if not payer or not limits:
             return False
-        return store.spent(payer, parse_limits_field(limits))
+        move_ms = round(1000 * max(_move_seconds(record), default=0.0))
+        if int(used or 0) + move_ms <= int(charged or 0):
+            return False
+        return BudgetStore(client).spent(payer, parse_limits_field(limits), move_ms)
     except Exception:
         log.exception("could not read the bot CPU budget of game %s", record.game_id)
         return False
+
+
+def _move_seconds(record):
+    """The CPU one move of each bot seat of the game may take (estimate.move_seconds)."""
+    bots = record.rules.bots
+    return [estimate.move_seconds(bots, p.get("bot")) for p in record.players if p.get("bot")]
 
 
 def tournament_seconds(request: dict) -> float:

@@ -103,12 +103,13 @@ class BudgetStore:
             return []
         return [int(u or 0) for u in self.client.mget(self.counters(payer, limits))]
 
-    def spent(self, payer: str, limits) -> bool:
-        """Whether `payer` has used the whole of any of its limits in the current window."""
+    def spent(self, payer: str, limits, reserve_ms: int = 0) -> bool:
+        """Whether `payer` has less than `reserve_ms` left (none, by default) of any of its
+        limits in the current window."""
         if not payer or not limits:
             return False
         used = self.used_ms(payer, limits)
-        return any(u >= lim.amount_ms for u, lim in zip(used, limits, strict=True))
+        return any(u + reserve_ms >= lim.amount_ms for u, lim in zip(used, limits, strict=True))
 
     def adjust(self, counters, delta_ms: int) -> None:
         """Add `delta_ms` (negative: a refund) to counters whose window is still open."""

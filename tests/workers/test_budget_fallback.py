@@ -11,11 +11,12 @@ import time
 import pytest
 from rq.serializers import JSONSerializer
 
-from application import budget, cancel, jobs
+from application import budget, cancel, estimate, jobs
 from application.bots import budget_switch
 from application.budget import Budgets, Payer
 from application.games import new_game_id
 from domain.bots import DEFAULT_CAPS_MS
+from domain.registry import get_rules
 from gamelog.events import BOT_FALLBACK
 from replays.verify import verify
 from store.budget import BudgetStore, Limit
@@ -27,8 +28,8 @@ CARD = "keltis-card"
 TWO_MCTS = [{"name": "m0", "bot": "mcts"}, {"name": "m1", "bot": "mcts"}]
 BUDGET_MS = 5000
 RESERVED_S = 2.0  # the estimate charged up front (a game that runs long goes past it)
-MOVE_CAP_S = DEFAULT_CAPS_MS[(CARD, 2)] / 1000
-OVERHEAD_S = 0.5  # the service's own work around the moves: greedy moves, appends, RQ
+MOVE_CAP_S = DEFAULT_CAPS_MS[(CARD, 2)] / 1000  # the most one 2-player card move searches
+MOVE_MS = round(1000 * estimate.move_seconds(get_rules(CARD).bots, "mcts"))
 
 
 def _game_on_budget(service, payer: Payer, budgets: Budgets) -> str:
@@ -57,9 +58,9 @@ def test_two_mcts_bots_against_a_five_second_budget_search_about_five_seconds(
     used_s = time.thread_time() - began
     record = scheduling_service.load(game_id)[0]
     assert record.finished
-    assert used_s <= BUDGET_MS / 1000 + MOVE_CAP_S + OVERHEAD_S, f"{used_s:.2f} s of CPU"
+    assert used_s <= BUDGET_MS / 1000 + MOVE_CAP_S, f"{used_s:.2f} s of CPU"
     assert used_s >= BUDGET_MS / 1000 - MOVE_CAP_S  # it searched until the budget was spent
-    assert store.spent(payer.id, budgets.account)
+    assert store.spent(payer.id, budgets.account, MOVE_MS)  # less than a move's search left
     events = [e.event for e in scheduling_service.entries_after(game_id, 0, 10_000)]
     fallbacks = [e for e in events if e["type"] == BOT_FALLBACK]
     assert fallbacks == [

@@ -140,3 +140,31 @@ def test_bulk_turns_and_tournaments_share_the_worker_by_time_a_person_first():
     assert order() == ["person", "bulk", "tournament"]
     charge(served, "bulk", 3600)  # a queue that waited is owed CATCH_UP_S at most
     assert served == {"bulk": CATCH_UP_S, "tournament": 0.0}
+
+
+def test_a_real_worker_plays_another_creators_first_bot_turn_next_beside_searching_games(
+    scheduling_service, empty_queues, worker_process
+):
+    from rq.registry import FinishedJobRegistry
+
+    from tests.workers.processes import wait_for
+
+    client = empty_queues
+    searching = [{"name": "s0", "bot": "mcts:100"}, {"name": "s1", "bot": "mcts:100"}]
+    busy = [_created_by(scheduling_service, "acct:busy", searching) for _ in range(12)]
+    store = scheduling_service.store
+    wait_for(lambda: sum(store.length(r.game_id) - r.version for r in busy) >= 6, 60, "searches")
+    newcomer = _created_by(scheduling_service, "addr:203.0.113.9", ALL_BOTS)
+    first = keys.bot_job_id(newcomer.game_id, newcomer.version)
+    wait_for(lambda: store.length(newcomer.game_id) > newcomer.version, 60, "its first turn")
+    job = jobs.fetch_job(client, first)
+    finished = FinishedJobRegistry(keys.bulk_bot_queue_name(), connection=client)
+    busy_jobs = [jobs.fetch_job(client, job_id) for job_id in finished.get_job_ids()]
+    ahead = [
+        other.id
+        for other in busy_jobs
+        if other is not None
+        and other.id != first
+        and job.enqueued_at < other.started_at < job.started_at
+    ]
+    assert len(ahead) <= 1, f"{len(ahead)} searching moves of another creator went first"
