@@ -32,7 +32,7 @@ def at_response(games, record: GameRecord, seat: int | None, at: int) -> Respons
     if record.finished:
         body = _finished_body(games, record, seat, at)
         etag = codings.etag_of(body)
-        if request.if_none_match.contains(etag):
+        if request.if_none_match.contains_weak(etag):  # as If-None-Match compares
             response = Response(status=304)
         else:
             response = Response(body, mimetype="application/json")
