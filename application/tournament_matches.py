@@ -1,7 +1,9 @@
 """A tournament whose games are two-board matches (`"match": "two_boards"`, keltis-dice):
 game `index` of the schedule is two games with the same
 seats, the first on the `basic` board (id `<tid>-g<index>`), the second on the `advanced`
-board (id `<tid>-g<index>-b2`, its seed derived from the first's). Both games are unrated;
+board (id `<tid>-g<index>-b2`). Each board's seed derives from the tournament's secret seed
+material (tournaments.seeds.board_seed), never from the other board's: the first board's
+replay, public once it is over, must not predict the second's rolls. Both games are unrated;
 the match's one outcome (scores added, application.matches.result_of) goes into the
 standings and, as ONE ladder entry keyed by the first game's id, into the ladder. Every step
 is safe to repeat (a job run twice finds the games made and the ladder entry written).
@@ -12,7 +14,6 @@ which makes the second game once the first is over and records the match once bo
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 from application.errors import GameNotFound, VersionConflict
@@ -35,11 +36,8 @@ def board_game(
     """The game on board `board` (0 basic, 1 advanced) of match `index`: made, or read."""
     planned = spec.plan(index)
     first_id = seeds.game_id(tid, index)
-    seed = seeds.game_seed(spec.seed, planned.deal, spec.salt)
-    game_id = first_id
-    if board:
-        game_id = second_game_id(first_id)
-        seed = hashlib.sha256(seed + b":" + BOARDS[board].encode()).digest()
+    seed = seeds.board_seed(spec.seed, planned.deal, BOARDS[board], spec.salt)
+    game_id = second_game_id(first_id) if board else first_id
     try:
         record, _, _ = service.create(
             spec.game,

@@ -7,6 +7,8 @@
   (R1) and nobody can compute a live game's deck from the client's seed (R2). Seed and salt
   are published once every game is over, so each game's seed can then be re-derived and
   checked against the `seed_sha256` of its `game_created` event.
+- A two-board match's boards are seeded from the seed material each (`board_seed`), never
+  one from the other: a finished board's replay shows its seed while the next board plays.
 - Game k's id is f"{tournament id}-g{k}": a rerun of its job finds the same game.
 """
 
@@ -33,6 +35,15 @@ def seed_material(seed: str, salt: str | None) -> str:
 def game_seed(seed: str, game: int, salt: str | None = None) -> bytes:
     """The 32-byte seed of game `game` of a tournament of seed `seed` (and `salt`)."""
     return hashlib.sha256(f"{seed_material(seed, salt)}:game:{game}".encode()).digest()
+
+
+def board_seed(seed: str, game: int, board: str, salt: str | None = None) -> bytes:
+    """The 32-byte seed of board `board` ("basic", "advanced") of two-board match `game`:
+    the basic board plays the game's own seed, the advanced one SHA-256(utf8(
+    f"{material}:game:{game}:advanced")), unknowable from the basic board's seed."""
+    if board == "basic":
+        return game_seed(seed, game, salt)
+    return hashlib.sha256(f"{seed_material(seed, salt)}:game:{game}:{board}".encode()).digest()
 
 
 def bot_seed(seed: str, game: int) -> int:

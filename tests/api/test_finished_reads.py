@@ -298,3 +298,17 @@ def test_a_done_analysis_is_another_file(raw, redis_client, finished):
     second = raw.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert second.status_code == 200 and second.headers["ETag"] != first.headers["ETag"]
     assert orjson.loads(second.data)["analysis"] == analysis
+
+
+def test_a_build_held_elsewhere_too_long_is_a_503_and_a_dead_builders_is_taken_over(
+    redis_client,
+):
+    store, game_id = DerivedStore(redis_client), secrets.token_urlsafe(16)
+    assert store.begin(game_id, "n", "a-live-process", 60_000)
+    with pytest.raises(built_once.StillBuilding):
+        built_once.fetch(store, game_id, "n", ("1",), lambda: {"1": b"mine"}, wait_s=0.2)
+    assert store.begin(game_id, "m", "a-dead-process", 100)  # it never ends its lease
+    before = built_once.builds
+    found = built_once.fetch(store, game_id, "m", ("1",), lambda: {"1": b"mine"}, wait_s=WAIT_S)
+    assert found == {"1": b"mine"} and built_once.builds == before + 1
+    assert not store.leased(game_id, "m")
