@@ -11,9 +11,11 @@ import time
 import pytest
 import redis
 
+from store import keys
 from tests.api.helpers import assert_nothing_hidden, bearer, create
 from tests.api.live_stream import LiveStream, typed
 from tests.api.test_accounts import sign_up
+from tests.workers.processes import wait_for
 
 KEEPALIVE_S = 0.3
 
@@ -247,13 +249,16 @@ def test_a_long_poll_wakes_on_the_notification_not_a_poll(app, client):
     polled = in_background(
         lambda: app.test_client().get(f"/v1/games/{game_id}/events?after={version}&wait=20")
     )
-    time.sleep(0.5)
+    # The move once the long poll listens (Redis confirmed its subscription), not a guess.
+    confirmed = app.extensions["keltis"].notices._confirmed
+    channel = keys.game_channel(game_id)
+    wait_for(lambda: channel in confirmed and confirmed[channel].is_set(), 30, "its listening")
     state = client.get(f"/v1/games/{game_id}").json
     move(client, game_id, tokens[state["to_move"]])
     answer = polled()
     assert answer.status_code == 200 and answer.json["events"][0]["version"] == version + 1
-    # Woken by the move, not by a re-check (in 60 s) nor the end of the 20 s wait; the move
-    # itself comes 0.5 s in, and a loaded machine is given room.
+    # Woken by the move, not by a re-check (in 60 s) nor the end of the 20 s wait; a loaded
+    # machine is given room.
     assert time.monotonic() - started < 15.0
 
 
