@@ -25,11 +25,13 @@ FIT_SHARE = 0.4  # share of the hand's fitting cards expected to be laid
 FINAL_FIT_SHARE = 0.3  # ... in the final round (E3: at most two lays)
 FIT_TURNS = 2.0  # turns left below which the share slides down to the final round's
 GROWTH = 0.15  # cards of a colour a seat lays per turn left, with the row's whole room
-# Points an idle turn of the seat's own costs it (E4). An idle turn spends the game's
-# turns without a lay or a card from the draw pile; valued at nothing, the search (which
-# deals the other hands at random, so it always thinks its own hand the better one) would
-# rather cycle the discard piles than draw the last card and start the final round.
-IDLE_COST = 0.5
+# What an idle turn of the seat's own costs it (E4): IDLE_COST points times the idle run
+# it extends, over IDLE_TURNS. An idle turn spends the game's turns without a lay or a card
+# from the draw pile; valued at nothing, the search (which deals the other hands at random,
+# so it always thinks its own hand the better one) would rather cycle the discard piles
+# than draw the last card and start the final round. The first idle turns of a run (a good
+# card taken from a pile) cost little; a long run, a stalemate E4 ends anyway, costs a lot.
+IDLE_COST = 10.0
 _POINTS = (*ROW_POINTS, *[10] * 20)
 _PILE = tuple(5 if k >= POINT_BASE else k // 12 for k in range(71))
 _COLOUR = tuple(-1 if k >= POINT_BASE else k // 12 for k in range(71))
@@ -64,7 +66,7 @@ class CardSim:
         "hands",
         "held",
         "idle",
-        "idle_by",
+        "idle_by",  # the points each seat's idle turns cost it since the position was dealt
         "laid",
         "owed",
         "piles",
@@ -100,7 +102,7 @@ class CardSim:
         sim.laid = state.laid_in_final
         sim.turns = state.turns
         sim.idle = state.idle_run
-        sim.idle_by = [0] * sim.players
+        sim.idle_by = [0.0] * sim.players
         sim.progressed = state.progressed
         return sim
 
@@ -211,7 +213,7 @@ class CardSim:
         if self.owed <= 0:
             self.turns, self.idle = counts_after_turn(self.turns, self.idle, self.progressed)
             if not self.progressed:
-                self.idle_by[seat] += 1
+                self.idle_by[seat] += IDLE_COST * self.idle / IDLE_TURNS
             ending = service_ending(self.turns, self.idle)
             self.step = PLAY
             self.banned = 0
@@ -273,7 +275,7 @@ def estimate(sim: CardSim, seat: int) -> float:
             colour = _COLOUR[kind]
             if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
                 fits[colour] += 1
-    total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)] - IDLE_COST * sim.idle_by[seat]
+    total = counts[5] + STONE_POINTS[min(sim.held[seat], 5)] - sim.idle_by[seat]
     total += fit_share * point_cards
     growth = GROWTH * turns
     for colour in range(5):

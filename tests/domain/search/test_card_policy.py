@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from domain.card.bots import greedy_bot, greedy_scores
 from domain.card.commands import legal_options
 from domain.card.state import FINISHED
+from domain.endless import IDLE_TURNS
 from domain.registry import get_rules
 from domain.search import card as card_search
 from domain.search.card_policy import greedy_code, options
-from domain.search.card_sim import CardSim
+from domain.search.card_sim import IDLE_COST, CardSim
 from domain.search.card_sim import estimate as card_sim_estimate
 from domain.search.card_tree import GAME as CARD_TREE
 from domain.search.card_tree import MARGIN_SCALE, ROLLOUT_TURNS
@@ -64,7 +65,7 @@ def test_the_greedy_on_the_position_is_the_greedy_bot_through_greedy_games():
 def reference_rollout(state, rng, seat: int) -> tuple[float, float]:
     """The rollout through the game's rules: greedy_bot on views (a single legal move
     played without a draw), `decide` and `evolve`; each seat's idle turns (E4) counted."""
-    idle_by = [0] * state.setup.players
+    idle_by = [0.0] * state.setup.players
     for _ in range(ROLLOUT_TURNS * state.setup.players * 2):
         if state.step == FINISHED or not legal_options(state)[1]:
             break
@@ -74,7 +75,7 @@ def reference_rollout(state, rng, seat: int) -> tuple[float, float]:
         before = state
         state = card_search.step(state, move)
         if state.turns > before.turns and state.idle_run > before.idle_run:
-            idle_by[mover] += 1
+            idle_by[mover] += IDLE_COST * state.idle_run / IDLE_TURNS
     end = CardSim.of(state)
     end.idle_by = idle_by
     values = [card_sim_estimate(end, s) for s in range(state.setup.players)]
