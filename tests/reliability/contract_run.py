@@ -1,7 +1,8 @@
 """Schemathesis' own command line (`st run`) against a served instance, every check on.
 
 The run the issue names: `st run <url>/openapi.yaml --checks all --phases
-examples,coverage,fuzzing,stateful`, bounded by --max-examples and seeded. The links of
+examples,coverage,fuzzing,stateful`, bounded by --max-examples and seeded, both as a
+stranger runs it first (no settings, no credentials: run_as_stranger) and with them. The links of
 openapi.yaml let the stateful phase create games and tournaments and use their tokens; two
 accounts and a game made first give every phase a real account key and a real seat's token
 (schemathesis.toml), so the account and seat operations are reached, not only refused.
@@ -52,10 +53,13 @@ class ContractRun:
         return self.output[-6000:]
 
 
-def st_command(base_url: str, report: Path, max_examples: int, seed: int) -> list[str]:
-    """`st run` with every check and phase on."""
+def st_command(
+    base_url: str, report: Path, max_examples: int, seed: int, config: Path | None = CONFIG
+) -> list[str]:
+    """`st run` with every check and phase on; `config` None: none (a stranger's run)."""
+    settings = ["--config-file", str(config)] if config is not None else []
     return [
-        str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "run",
+        str(Path(sys.executable).parent / "st"), *settings, "run",
         f"{base_url}/openapi.yaml",
         "--url", base_url,
         "--checks", "all",
@@ -136,14 +140,19 @@ def run_contract(base_url: str, work_dir: Path, max_examples: int, seed: int = 1
         "KELTIS_CONTRACT_METRICS_TOKEN": METRICS_TOKEN,
         "KELTIS_CONTRACT_ARENA": open_arena(base_url),
     }
-    done = subprocess.run(
-        st_command(base_url, report, max_examples, seed),
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return _run(st_command(base_url, report, max_examples, seed), ROOT, env, report)
+
+
+def run_as_stranger(base_url: str, work_dir: Path, max_examples: int, seed: int = 1):
+    """Run `st` as someone who has only the URL: no settings file, no key, no token (from
+    `work_dir`, so that no schemathesis.toml is found either)."""
+    report = work_dir / "events.ndjson"
+    command = st_command(base_url, report, max_examples, seed, config=None)
+    return _run(command, work_dir, dict(os.environ), report)
+
+
+def _run(command: list[str], cwd: Path, env: dict, report: Path) -> ContractRun:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
     lines = report.read_text().splitlines() if report.exists() else []
     events = [json.loads(line) for line in lines if line.strip()]
     return ContractRun(done.returncode, done.stdout + done.stderr, events)
