@@ -56,7 +56,7 @@ def estimate_s(replay: dict) -> float:
 
 def analyse_replay(replay: dict, iterations: int | None = None) -> dict:
     """The analysis of a finished game's replay (its log folded by its rules; each seat's
-    decisions valued from that seat's view only)."""
+    decisions valued from that seat's view only), naming why the game ended (`ended_by`)."""
     iterations = iterations or chosen_iterations()
     log = parse_log(replay["entries"])
     rules = rules_of(log.game)
@@ -76,9 +76,17 @@ def analyse_replay(replay: dict, iterations: int | None = None) -> dict:
         "game": log.game,
         "iterations": iterations,
         "unit": "expected points of score margin (own score minus the best other score)",
+        "ended_by": ending_of(replay.get("result")),
         **found,
         "cpu_seconds": round(time.thread_time() - began, 3),
     }
+
+
+def ending_of(result: dict | None) -> str | None:
+    """Why a game ended, as its result names it: the rules' end (`ended_by`: E6, F6) or an
+    early end (`ended`: forfeit, cancelled); None when an older log names neither."""
+    result = result or {}
+    return result.get("ended_by") or result.get("ended")
 
 
 def present(game_id: str, raw: dict) -> dict:
@@ -185,6 +193,7 @@ __all__ = [
     "analyse_replay",
     "chosen_iterations",
     "claim",
+    "ending_of",
     "estimate_s",
     "give_up_lost",
     "load",

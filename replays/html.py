@@ -53,9 +53,9 @@ def _source(name: str) -> str:
 def words_script() -> str:
     """The table adapter (replays/table.js) and the PANELS with the modules they import,
     words.js among them, as one plain script; `cardWords`, `moveWords`, `eventWords`,
-    `drawStep`, `fieldNamer` and `PANELS` (their mount functions) are then names of the
+    `endWords`, `drawStep`, `fieldNamer` and `PANELS` (their mount functions) are then names of the
     page's script."""
-    names = 'const {cardWords, moveWords, eventWords} = __modules["words.js"];\n'
+    names = 'const {cardWords, moveWords, eventWords, endWords} = __modules["words.js"];\n'
     draw = 'const {drawStep, fieldNamer} = __modules["table.js"];\n'
     panels = f"const PANELS = {json.dumps(list(PANELS))}.map((name) => __modules[name].mount);\n"
     return bundle(["table.js", *PANELS], _source) + "\n" + names + draw + panels

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from domain.endless import IDLE_TURNS, TURN_LIMIT
 from replays.tables import render_generic, render_view
 
 WIDTH = 78
@@ -41,9 +42,35 @@ def render_summary(header: dict, result: dict | None) -> str:
     if not result:
         return "no result"
     lines = ["final result:", render_generic(result)]
+    ending = ending_words(result.get("ended_by") or result.get("ended"), header.get("game"))
+    if ending:
+        lines.append(f"game over: {ending}")
     winners = ", ".join(_name(players, seat) for seat in result.get("winners", []))
     lines.append(f"won by {winners}" + (" (shared)" if result.get("shared") else ""))
     return "\n".join(lines)
+
+
+# Why a game ended, as the replay viewer says it (replays/words.js endWords); the service
+# rules' words name the game's own rule (card E4/E5, dice F5/F6).
+_ENDINGS = {
+    "idle_turns": (f"ended after {IDLE_TURNS} idle turns in a row (service rule {{}})", "E4", "F5"),
+    "turn_limit": (f"ended at the {TURN_LIMIT}-turn limit (service rule {{}})", "E5", "F6"),
+    "deck_empty": ("the draw pile ran out (E2)", "", ""),
+    "fifth_row": ("a fifth row was closed (E1)", "", ""),
+    "goal_markers": ("enough markers reached the goal zone (F1)", "", ""),
+    "all_markers_in_goal": ("one player had all 4 markers in the goal zone (F1)", "", ""),
+    "forfeit": ("every other player forfeited", "", ""),
+    "cancelled": ("the game was cancelled", "", ""),
+}
+
+
+def ending_words(ending: str | None, game: str | None) -> str:
+    """Why a game ended in words, from its result's `ended_by` (or `ended`); "" when the
+    result names neither (older logs) or an ending this version does not know."""
+    if ending not in _ENDINGS:
+        return ""
+    words, card, dice = _ENDINGS[ending]
+    return words.format(dice if game == "keltis-dice" else card)
 
 
 def _event_text(event: dict) -> str:

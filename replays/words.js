@@ -26,6 +26,57 @@ export function moveWords(move) {
   }
 }
 
+// The service rules that end every game (domain/endless.py): IDLE_TURNS idle turns in a
+// row (E4, F5) or the TURN_LIMIT-th turn (E5, F6). A table warns from IDLE_WARNING idle
+// turns in a row, or TURNS_WARNING turns before the limit.
+export const IDLE_TURNS = 30;
+export const TURN_LIMIT = 400;
+const IDLE_WARNING = 20;
+const TURNS_WARNING = 20;
+
+const serviceRule = (game, card, dice) => "service rule " + (game === "keltis-dice" ? dice : card);
+
+// Why a game ended, words to follow "Game over: ", from its result's `ended_by` (or `ended`,
+// an early end) and its game; "" when the result names neither (older logs).
+export function endWords(ending, game) {
+  switch (ending) {
+    case "idle_turns": return "ended after " + IDLE_TURNS + " idle turns in a row (" + serviceRule(game, "E4", "F5") + ")";
+    case "turn_limit": return "ended at the " + TURN_LIMIT + "-turn limit (" + serviceRule(game, "E5", "F6") + ")";
+    case "deck_empty": return "the draw pile ran out (E2)";
+    case "fifth_row": return "a fifth row was closed (E1)";
+    case "goal_markers": return "enough markers reached the goal zone (F1)";
+    case "all_markers_in_goal": return "one player had all 4 markers in the goal zone (F1)";
+    case "forfeit": return "every other player forfeited";
+    case "cancelled": return "the game was cancelled";
+    default: return "";
+  }
+}
+
+// A short warning for a game still played that nears a service rule's end; "" otherwise. An
+// idle turn: card, no card laid, no wish, no draw from the draw pile; dice, no marker moved.
+export function endingSoonWords(view, game) {
+  if (!view || view.result || view.final_round || typeof view.idle_turns !== "number") return "";
+  const idleLeft = IDLE_TURNS - view.idle_turns;
+  if (view.idle_turns >= IDLE_WARNING && idleLeft > 0 && !view.progressed) {
+    const how = game === "keltis-dice" ? "move a marker" : "draw from the draw pile or lay a card";
+    return idleLeft + (idleLeft === 1 ? " idle turn" : " idle turns") + " left before the game ends: " + how +
+      " (" + serviceRule(game, "E4", "F5") + ").";
+  }
+  const turnsLeft = TURN_LIMIT - view.turns;
+  if (turnsLeft > 0 && turnsLeft <= TURNS_WARNING) {
+    return (turnsLeft === 1 ? "This is the last turn" : turnsLeft + " turns left") + " before the " + TURN_LIMIT +
+      "-turn limit ends the game (" + serviceRule(game, "E5", "F6") + ").";
+  }
+  return "";
+}
+
+// What started a card game's final round (E3), to follow "Final round: ".
+export function finalRoundWords(reason) {
+  if (reason === "idle_turns") return IDLE_TURNS + " idle turns in a row (service rule E4)";
+  if (reason === "turn_limit") return "the " + TURN_LIMIT + "th turn is over (service rule E5)";
+  return reason === "deck_empty" ? "the deck is empty" : "a fifth row was closed";
+}
+
 // An event (or a log entry holding one) in words; `name(seat)` names a seat, `field(colour,
 // n)` a dice field (a table names it by its value: "the field worth -2").
 export function eventWords(entry, name, field = (colour, n) => "field " + n) {
@@ -42,7 +93,7 @@ export function eventWords(entry, name, field = (colour, n) => "field " + n) {
     case "card_drawn":
       if (e.source === "deck") return who(e.seat) + " draws " + (e.card ? cardWords(e.card) : e.hidden && e.hidden.card ? cardWords(e.hidden.card) : "a card") + " from the deck.";
       return who(e.seat) + " takes " + cardWords(e.card) + " from " + PILE(e.source) + ".";
-    case "final_round_started": return "Final round: " + (e.reason === "deck_empty" ? "the deck is empty" : "a fifth row was closed") + ".";
+    case "final_round_started": return "Final round: " + finalRoundWords(e.reason) + ".";
     case "player_stopped": return who(e.seat) + " stops.";
     case "dice_rolled": return who(e.seat) + " rolls " + e.dice.join(", ") + ".";
     case "dice_rerolled": return who(e.seat) + " rerolls and gets " + e.dice.join(", ") + ".";
@@ -56,7 +107,12 @@ export function eventWords(entry, name, field = (colour, n) => "field " + n) {
     case "turn_timed_out": return who(e.seat) + "'s time ran out.";
     case "seat_forfeited": return who(e.seat) + " forfeits (" + e.reason + ").";
     case "bot_fallback": return e.seats.length ? "Bot CPU " + e.reason + " spent: " + e.seats.map(who).join(" and ") + " move" + (e.seats.length === 1 ? "s" : "") + " by " + e.bot + "." : "Bot CPU " + e.reason + " refilled: the bots search again.";
-    case "game_ended": return "The game is over" + (e.reason ? " (" + e.reason.replaceAll("_", " ") + ")" : "") + ".";
+    case "game_ended": {
+      // Only the dice game's end event carries `reason` (and `goal_markers`).
+      const ending = endWords(e.ended_by || e.reason, "reason" in e || "goal_markers" in e ? "keltis-dice" : "keltis-card");
+      return "The game is over" + (ending ? ": " + ending : e.reason ? " (" + e.reason.replaceAll("_", " ") + ")" : "") + ".";
+    }
+    case "game_ended_early": return "The game is over: " + (endWords(e.reason) || "it ended early") + ".";
     case "game_cancelled": return "The game was cancelled.";
     default: return e.type.replaceAll("_", " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";
   }

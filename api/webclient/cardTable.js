@@ -7,7 +7,7 @@ import {COLOURS, cardChip, colourTag, el, splitCard} from "./dom.js";
 import {layReason} from "./cardRules.js";
 import {cardBreakdown, ROW_POINTS} from "./scoreBreakdown.js";
 import {scoreTable} from "./scoreTable.js";
-import {cardWords, moveWords} from "./words.js";
+import {cardWords, endingSoonWords, finalRoundWords, moveWords} from "./words.js";
 
 const PILES = [...COLOURS, "point"];
 const ARROW = {ascending: "↑ rises", descending: "↓ falls"};
@@ -136,9 +136,11 @@ function centre(view, moves, pick, ctx) {
     return el("span", {class: "stone", "data-testid": "stone-" + v, title: "wishing stone " + v, text: String(v)});
   });
   const final = view.final_round;
+  const soon = endingSoonWords(view, "keltis-card");
   return el("section", {class: "centre", "aria-label": "the middle of the table"}, [
     final && !view.result ? el("p", {class: "notice", "data-testid": "final-round",
-                     text: "Final round (" + (final.reason === "deck_empty" ? "the deck ran out" : "a fifth row closed") + "): lay up to two cards, or stop (E3)"}) : null,
+                     text: "Final round: " + finalRoundWords(final.reason) + ". Lay up to two cards, or stop (E3)."}) : null,
+    soon ? el("p", {class: "ending-soon", "data-testid": "ending-soon", text: soon}) : null,
     el("div", {class: "piles"}, [el("div", {class: "pile-slot", "data-spot": "deck"}, [deck]),
                                  ...PILES.map((name) => pileBox(name, view, moves, pick, ctx)),
     el("p", {class: "facts table-stones"}, [

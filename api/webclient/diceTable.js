@@ -4,6 +4,7 @@
 import {COLOURS, LETTERS, MARKS, colourTag, el} from "./dom.js";
 import {diceBreakdown} from "./scoreBreakdown.js";
 import {scoreTable} from "./scoreTable.js";
+import {endingSoonWords} from "./words.js";
 
 const BONUS = {clover: "☘ clover", stone: "◎ stone", kobold: "☻ kobold"};
 const signed = (n) => (n > 0 ? "+" : "") + n;
@@ -77,8 +78,10 @@ export function drawDiceTable(container, view, opts) {
     ...view.seats.map((seat) => scoreTable(diceBreakdown(seat, board), {title: name(seat.seat), testid: "breakdown-" + seat.seat, shown: seat.score})),
     el("p", {class: "muted small", text: "Each marker scores its field's value (F2); tiles: none -10, 1: -4, 2: -3, 3: -2, 4: +1, 5: +2, 6: +3, 7: +6, 8: +7, 9 or more: +10 (F3)."}),
   ]);
+  const soon = endingSoonWords(view, "keltis-dice");
   container.replaceChildren(el("div", {class: "felt dice-table"}, [
     el("section", {class: "centre"}, [
+      soon ? el("p", {class: "ending-soon", "data-testid": "ending-soon", text: soon}) : null,
       el("p", {class: "facts"}, ["dice (roll " + view.rolls + (view.rerolled ? ", rerolled" : "") + "): ", dice]),
       el("p", {class: "facts"}, [
         "stone tiles in supply ", el("b", {"data-testid": "supply", text: String(view.supply)}),

@@ -4,7 +4,7 @@ import {$, clear, el} from "./dom.js";
 import {cardLegend, drawCardTable} from "./cardTable.js";
 import {diceLegend, diceMoves, drawDiceTable, fieldWords} from "./diceTable.js";
 import {opponentSteps} from "./opponentSteps.js";
-import {eventWords} from "./words.js";
+import {endWords, eventWords} from "./words.js";
 
 const GAME_ID = decodeURIComponent(location.pathname.split("/").pop());
 const PATH = "/v1/games/" + encodeURIComponent(GAME_ID);
@@ -95,6 +95,10 @@ function renderResult() {
   box.hidden = false;
   const result = game.result || {};
   const parts = [el("h2", {text: game.status === "finished" ? "Game over" : "Game " + game.status})];
+  const ending = game.status === "finished" ? endWords(result.ended_by || result.ended, game.game) : "";
+  if (ending) {
+    parts.push(el("p", {"data-testid": "end-reason", text: ending.charAt(0).toUpperCase() + ending.slice(1) + "."}));
+  }
   if (result.winners && result.winners.length) {
     parts.push(el("p", {"data-testid": "winners", text: "Won by " + result.winners.map(name).join(" and ") + (result.shared ? " (shared)" : "")}));
   }
