@@ -29,7 +29,7 @@ def file_response(found: File, coding: str | None, mimetype: str) -> Response:
     """The file as `coding` asks (None: unpacked, streamed piece by piece), or 304 when the
     request's If-None-Match names its ETag."""
     tags = request.if_none_match  # compared weakly, as If-None-Match is (RFC 9110 13.1.2)
-    named = tags.as_set(include_weak=True)
+    named = tags.as_set(include_weak=True) - {None}  # `""` parses as None
     if tags.star_tag or any(tag.split(":", 1)[0] == found.etag for tag in named):
         response = Response(status=304)
     elif coding is None:
