@@ -1,7 +1,8 @@
 """A replaced account key stops working on what it already opened (issue 23 item 4): a game
 stream, /v1/me/events and a long poll opened with the old key end on POST /v1/me/key, not at
-their own ends (within a second: bench.key_replacement), and send nothing more; with the key notice lost, nothing is sent after the
-replacement either (the key is re-checked before every line). Real Redis, real endpoints."""
+their own ends (within a second: bench.key_replacement), and send nothing more; with the key
+notice lost, nothing is sent after the replacement either (the key is re-checked before every
+line). Real Redis, real endpoints."""
 
 from __future__ import annotations
 
