@@ -31,7 +31,8 @@ class CreateChallengeSchema(Strict):
     )
     game = Text(required=True, validate=validate.Length(min=1, max=40))
     options = fields.Dict(keys=Text(), load_default=dict)
-    clock = fields.Nested(ClockSchema, load_default=None)
+    # Left out, a challenge has no clock; an explicit null is not a Clock (openapi.yaml).
+    clock = fields.Nested(ClockSchema, load_default=None, allow_none=False)
     rated = StrictBoolean(load_default=False)
     seat_order = Text(load_default="random", validate=validate.OneOf(SEAT_ORDERS))
     match = Text(load_default="single", validate=validate.OneOf(MATCHES))

@@ -276,3 +276,11 @@ def test_an_accepted_challenge_shows_its_game_only_once_the_game_is_made(client,
     assert [p["name"] for p in game["players"]] == [ann["name"], bea["name"]]
     heard = [line for line in watch.lines(service.clock()) if line["type"] == "challenge_accepted"]
     assert [line["challenge"]["game_id"] for line in heard] == ["gAmE1d"]
+
+
+def test_a_challenge_clock_of_null_is_refused_as_the_contract_says(client):
+    """A clock is left out or is a Clock: null is neither (openapi.yaml's CreateChallenge)."""
+    ann, bea = sign_up(client), sign_up(client)
+    body = {"game": "keltis-card", "opponents": [{"account": bea["name"]}], "clock": None}
+    refused = client.post("/v1/challenges", json=body, headers=bearer(ann["key"]))
+    assert refused.status_code == 422 and refused.json["error"]["code"] == "invalid_request"
