@@ -161,7 +161,7 @@ def move_headers(answer, minimal: bool) -> list[tuple[str, str]]:
 
 @blueprint.post("/<game_id>/resign")
 def resign(game_id: str):
-    record, seat = clocks.resign(service(), game_id, bearer_token())
+    record, seat = clocks.resign(service(), game_id, bearer_token(), seat_header())
     return jsonify(schemas.use(schemas.GameSchema).dump(presenters.game(record, seat)))
 
 

@@ -74,18 +74,27 @@ def account_of(store: AccountStore, key: str | None) -> AccountRecord:
 
 
 def account_seat(record: GameRecord, account: str, wanted: int | None = None) -> Actor:
-    """The seat a verified account acts for in this game: `wanted` if it holds it, else the
-    seat to move if it holds it, else its lowest; SeatNotHeld when it holds none (or not
-    `wanted`)."""
+    """The seat a verified account acts for in this game (`pick_seat` of the seats it
+    holds); SeatNotHeld when it holds none (or not `wanted`)."""
     held = [s for s, p in enumerate(record.players) if p.get("account") == account]
+    if not held and wanted is None:
+        raise SeatNotHeld("the account holds no seat in this game")
+    return Actor(pick_seat(held, wanted, record.to_move), account=account)
+
+
+def pick_seat(held: list[int], wanted: int | None, to_move: int | None = None) -> int | None:
+    """The one check of a named seat (`X-Keltis-Seat`), for every endpoint and credential:
+    `wanted` only if the caller's credential holds it (an account key its account's seats, a
+    game token its one seat, no token none), SeatNotHeld otherwise, since acting or seeing
+    as a seat one does not hold is never silently turned into another seat. Without
+    `wanted`: the seat to move if held, else the lowest held, None when none is."""
     if wanted is not None:
         if wanted not in held:
-            raise SeatNotHeld(f"the account holds no seat {wanted} in this game")
-        return Actor(wanted, account=account)
+            raise SeatNotHeld(f"the caller holds no seat {wanted} in this game")
+        return wanted
     if not held:
-        raise SeatNotHeld("the account holds no seat in this game")
-    seat = record.to_move if record.to_move in held else held[0]
-    return Actor(seat, account=account)
+        return None
+    return to_move if to_move in held else held[0]
 
 
 def claim_of(token: str) -> tokens.TokenClaim:

@@ -121,13 +121,16 @@ def time_out_due(service: GameService, limit: int = DUE_BATCH) -> int:
     return appended
 
 
-def resign(service: GameService, game_id: str, token: str | None) -> tuple[GameRecord, int]:
-    """The token's seat forfeits: its fallback bot plays its turns, it ranks last, and a game
-    left with one seat in play ends at once. The record after, and the seat."""
+def resign(
+    service: GameService, game_id: str, token: str | None, wanted: int | None = None
+) -> tuple[GameRecord, int]:
+    """The token's seat (`wanted`, named by X-Keltis-Seat, if the token holds it) forfeits:
+    its fallback bot plays its turns, it ranks last, and a game left with one seat in play
+    ends at once. The record after, and the seat."""
     if token is None:
         raise Unauthenticated("a seat's bearer token is required")
     for _ in range(8):
-        record, seat = service.read(game_id, token)
+        record, seat = service.read(game_id, token, wanted)
         if seat is None:
             raise Unauthenticated("a seat's bearer token is required")
         if not record.started:

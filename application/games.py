@@ -191,6 +191,7 @@ class GameService:
             return record, auth.account_seat(record, account, seat).seat
         record, token_hashes, _ = self.load(game_id)
         found = self.seat_of(game_id, token, token_hashes)
+        found = auth.pick_seat([] if found is None else [found], seat)
         if found is None and record.tournament:
             seals.require_unsealed(self.client, record.tournament)
         return record, found
@@ -425,6 +426,7 @@ class GameService:
             try:
                 batch, after = self.decide(loaded.record, actor, command, expected_version)
             except KeltisError:
+            auth.pick_seat([actor.seat], seat)
                 if fresh:
                     raise
                 # A copy of this process may be stale: decide again on the newest version.

@@ -45,6 +45,7 @@ def seat_at(
     if version is not None:
         found = cached_seat(games, game_id, token, version)
         if found is not None:
+            auth.pick_seat([found[1]], seat)
             return found
     record, found_seat = games.read(game_id, token, seat)
     if found_seat is None:
