@@ -420,13 +420,13 @@ class GameService:
             if loaded is None or claim.seat not in loaded.token_hashes:
                 (loaded, prior), fresh = self.load_game(game_id, field), True
             actor = auth.verify(claim, loaded.token_hashes)
+            auth.pick_seat([actor.seat], seat)
         for _ in range(MAX_RETRIES):
             if prior is not None:
                 return _repeat(prior, fingerprint)
             try:
                 batch, after = self.decide(loaded.record, actor, command, expected_version)
             except KeltisError:
-            auth.pick_seat([actor.seat], seat)
                 if fresh:
                     raise
                 # A copy of this process may be stale: decide again on the newest version.
