@@ -109,14 +109,16 @@ class StrictBoolean(fields.Boolean):
 
 
 class WholeNumber(fields.Integer):
-    """An integer as JSON Schema counts them: 7 or 7.0 (a number without a fraction)."""
+    """A JSON integer only: 7, never 7.0, 1e2 (numbers the JSON parser reads as floats) or
+    true. A version or a count is an integer, not a float that happens to be one, and a
+    float could hold more than a version's range exactly."""
 
     def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INDEX:
-            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 
