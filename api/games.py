@@ -13,7 +13,7 @@ from api.errors import ApiError
 from api.extensions import service
 from api.json_provider import json_response
 from api.move_body import move_command
-from application import clocks, credentials, long_polls, moves_at, stalls
+from application import clocks, credentials, long_polls, moves_at, seating, stalls
 from application.auth import is_account_key
 from application.errors import Unauthenticated
 
@@ -28,6 +28,7 @@ ETAG = re.compile(r'^(?:W/)?"?(\d{1,18})"?$')  # a version; 18 digits fit any in
 @blueprint.post("")
 def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
+    seating.check_rated_consent(body["players"], body["rated"])
     quotas.game_requested(body["players"])
     with budget.game_charge(body["game"], body["players"], _account_key()) as charged:
         game_id, creator_token = charged

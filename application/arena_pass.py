@@ -194,6 +194,7 @@ class ArenaPass:
                 game_id=game_id,
                 clock=spec["clock"],
                 rated=True,
+                consenting=_entrants(plan),
             )
         except VersionConflict:
             record, _, _ = self.service.load(game_id)
@@ -208,6 +209,12 @@ class ArenaPass:
         for member, name, bot in zip(plan["accounts"], plan["names"], plan["bots"], strict=True):
             if not bot and self.service.accounts.get(name) is None:
                 self.store.leave(aid, member)
+
+
+def _entrants(plan: dict) -> frozenset[str]:
+    """The (folded) accounts of an arena game: each joined the arena itself, its consent."""
+    seats = _seats(plan)
+    return frozenset(seat["account"].lower() for seat in seats if seat.get("account"))
 
 
 def _seats(plan: dict) -> list[dict]:

@@ -13,7 +13,7 @@ from domain.bots import DEFAULT_FALLBACK
 from domain.chance import Chance
 from gamelog import events as log_events
 from gamelog.entries import Entry, make_batch
-from gamelog.record import GameRecord, fold_entries
+from gamelog.record import GameRecord, fold_entries, own_move
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,9 @@ def run_of_turns(record: GameRecord, turns: list[Turn], at: int) -> tuple[list[E
         entries.extend(make_batch(turn.version + 1, turn.events, at, turn.seat, turn.command))
     last = turns[-1]
     version = last.version + len(last.events)
-    return entries, replace(record, state=last.state, version=version, updated_at=at)
+    moved = record.moved | {turn.seat for turn in turns if own_move(record, turn.seat)}
+    after = replace(record, state=last.state, version=version, updated_at=at, moved=moved)
+    return entries, after
 
 
 def searching_seats(record: GameRecord) -> list[int]:

@@ -5,6 +5,13 @@ given back (application.budget).
 Who created a game is its creator record (store.keys.game_creator): the digest of the
 creator token the create answer gave, and the creator's account when it was created with an
 account key. Either one cancels it.
+
+A rated game (or a game of a rated two-board match) is aborted only before every seat has
+made a move of its own, as lichess aborts only before both sides moved: from then on it ends
+by a result (resignation, time, forfeit, the rules), so a loser cannot wipe out a loss. The
+abort is appended at the version it was checked at, so a move that lands first wins the
+race and the abort is refused. A match's second game starts only after its first was played
+out, so it is never aborted.
 """
 
 from __future__ import annotations
@@ -13,16 +20,20 @@ import hmac
 import secrets
 
 from application import auth, budget
-from application.errors import GameOver, Unauthenticated
+from application.errors import GameOver, Unauthenticated, VersionConflict
 from application.games import GameService
-from application.open_tournaments import cancel_game
 from domain.errors import KeltisError, Kind
-from gamelog.record import GameRecord
+from gamelog import events
+from gamelog.entries import make_batch
+from gamelog.record import GameRecord, fold_entries
 from store import keys, tokens
 from store.budget import BudgetStore
 
 CREATOR_PREFIX = "kc_"
 CREATOR_BYTES = 24
+CANCEL_ATTEMPTS = 5
+RATED_MATCH = "rated_match"  # a creator record's field: the board (1, 2) of a rated match
+ABORT_RULE = "abort_before_every_seat_moved"
 
 
 class NotCreator(KeltisError):
@@ -30,6 +41,13 @@ class NotCreator(KeltisError):
 
     code = "not_creator"
     kind = Kind.FORBIDDEN
+
+
+class TooLateToAbort(KeltisError):
+    """A rated game in which every seat has moved ends by a result, not a cancel (409)."""
+
+    code = "too_late_to_abort"
+    kind = Kind.CONFLICT
 
 
 def new_creator_token() -> str:
@@ -44,11 +62,12 @@ def record_creator(
     account: str | None,
     ticket=None,
     payer: str | None = None,
+    rated_match: int | None = None,
 ) -> None:
     """Write a new game's creator record: its creator token's digest, the creator's
     account, who pays for its bots (`payer`, else the ticket's: its bot turns are served
-    in that payer's turn, application.jobs), the bot CPU charged for it and the payer's
-    limits (if any)."""
+    in that payer's turn, application.jobs), the bot CPU charged for it, the payer's
+    limits (if any) and, for a game of a rated two-board match, its board (1 or 2)."""
     store.open_record(
         keys.game_creator(game_id),
         *budget.ticket_charge(ticket),
@@ -56,6 +75,7 @@ def record_creator(
         account=account,
         payer=payer or (ticket.payer.id if ticket is not None else None),
         limits=budget.ticket_limits(ticket),
+        rated_match=rated_match,
     )
 
 
@@ -74,12 +94,39 @@ def check_creator(service: GameService, creator: dict, token: str | None) -> Non
     raise NotCreator("only the game's creator may cancel it")
 
 
+def check_abortable(record: GameRecord, creator: dict) -> None:
+    """TooLateToAbort for a rated game (or a rated match's game) in which every seat has
+    made a move of its own, and for a rated match's second game (its first was played)."""
+    board = creator.get(RATED_MATCH)
+    if board == "2":
+        raise TooLateToAbort(
+            "the second game of a rated match starts after the first was played: the match"
+            " ends by a result (resign, time, the rules), it cannot be aborted",
+            ABORT_RULE,
+        )
+    if (record.rated or board) and record.all_moved:
+        raise TooLateToAbort(
+            "every seat has moved: a rated game is aborted only before that; now it ends by"
+            " a result (resign, time, the rules)",
+            ABORT_RULE,
+        )
+
+
 def cancel(service: GameService, store: BudgetStore, game_id: str, token: str | None):
     """Cancel a game for its creator; the record after. GameNotFound, Unauthenticated,
-    NotCreator, GameOver (finished, expired or cancelled already)."""
+    NotCreator, GameOver (finished, expired or cancelled already), TooLateToAbort."""
     record: GameRecord = service.load(game_id)[0]
-    check_creator(service, store.record(keys.game_creator(game_id)), token)
-    if record.expired or record.finished or not cancel_game(service, record):
-        raise GameOver("the game is over already")
-    budget.settle(store, keys.game_creator(game_id))
-    return service.load(game_id)[0]
+    creator = store.record(keys.game_creator(game_id))
+    check_creator(service, creator, token)
+    for _ in range(CANCEL_ATTEMPTS):
+        if record.expired or record.finished:
+            raise GameOver("the game is over already")
+        check_abortable(record, creator)
+        ended = events.game_ended_early(events.ENDED_CANCELLED)
+        batch = make_batch(record.version + 1, [ended], service.clock(), None, None)
+        after = fold_entries(record, game_id, batch)
+        if service.append_batch(record, batch, after):  # checked at the version appended to
+            budget.settle(store, keys.game_creator(game_id))
+            return after
+        record = service.load(game_id)[0]
+    raise VersionConflict("the game is too busy; try again", record.version)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from application import budget, cancel
 from application.budget import Budgets, Payer, Ticket, parse_limits
 from application.challenges import Charger
+from application.matches import TWO_BOARDS
 from store.budget import BudgetStore
 from store.challenges import Stored
 
@@ -39,9 +40,17 @@ class BudgetCharger(Charger):
         share = None
         if ticket is not None:
             share = replace(ticket, cost_ms=ticket.cost_ms // len(game_ids))
-        for game_id in game_ids:
+        rated_match = stored.spec.get("rated") and stored.spec.get("match") == TWO_BOARDS
+        for board, game_id in enumerate(game_ids, start=1):
             token = cancel.new_creator_token()
-            cancel.record_creator(self.store, game_id, token, stored.challenger, share)
+            cancel.record_creator(
+                self.store,
+                game_id,
+                token,
+                stored.challenger,
+                share,
+                rated_match=board if rated_match else None,
+            )
 
 
 def charger_from_env(client) -> BudgetCharger:

@@ -121,11 +121,19 @@ class SeatNotHeld(KeltisError):
     kind = Kind.FORBIDDEN
 
 
-class AccountKeyRequired(KeltisError):
-    """A person's account is seated only with its own key."""
+class SeatNeedsConsent(KeltisError):
+    """An account (a person's or a bot's) is seated only with its own consent: its key, an
+    accepted challenge, its seek, its arena entry (403)."""
 
-    code = "account_key_required"
+    code = "seat_needs_consent"
     kind = Kind.FORBIDDEN
+
+
+class RatedNeedsAccount(KeltisError):
+    """A rated game created over the API seats the creator's own account or an open seat
+    (joined with an account key): built-in bots alone are not rated (422)."""
+
+    code = "rated_needs_account"
 
 
 class InvalidClock(KeltisError):

@@ -21,7 +21,6 @@ import redis
 
 from application import auth, metrics, seals, seating
 from application.errors import (
-    AccountKeyRequired,
     AccountNotFound,
     GameExpired,
     GameNotFound,
@@ -33,6 +32,7 @@ from application.errors import (
     InviteRequired,
     NoSuchSeat,
     SeatForfeited,
+    SeatNeedsConsent,
     SeatUnavailable,
     Unauthenticated,
     UnknownGame,
@@ -249,17 +249,19 @@ class GameService:
 
         `game_id` and `seed` are random unless a trusted caller derives them (tournaments:
         bots-only games); VersionConflict when a game of that id exists already. A seat
-        `{"account": name}` holds a bot account for anyone, a person's account only with its
-        own key (`token`). `clock`: the turn clock (application.clocks), its fallback one of
-        the game's bots. `tournament`: where a tournament's game stands in it (trusted
-        callers only; gamelog.events.game_created). `rated`: the finished game goes into the
-        ladder (application.settle); UnratedSeat unless every seat is an account, a built-in
-        bot, or open (then joined only with an account key). An account takes one seat unless
-        the game is unrated and `allow_same_account` (application.seating). `consenting`:
-        folded names of accounts that asked for this game themselves (a trusted caller's
-        seek pairing), seated without their key.
+        `{"account": name}` is seated only with its consent (SeatNeedsConsent): its own key
+        (`token`), or `consenting`: folded names of accounts that asked for this game
+        themselves (a trusted caller's accepted challenge, seek pairing, arena entry; a
+        tournament's entrants). `clock`: the turn clock (application.clocks), its fallback
+        one of the game's bots. `tournament`: where a tournament's game stands in it
+        (trusted callers only; gamelog.events.game_created). `rated`: the finished game goes
+        into the ladder (application.settle); UnratedSeat unless every seat is an account, a
+        built-in bot, or open (then joined only with an account key). An account takes one
+        seat unless the game is unrated and `allow_same_account` (application.seating).
         """
         rules = self.rules_for(game)
+        if tournament is not None:  # its entrants were entered when it was made (trusted)
+            consenting = consenting | {p["account"].lower() for p in players if p.get("account")}
         players, webhooks = self._seat_accounts(players, token, consenting)
         _check_players(rules, players)
         seating.check_new_game(players, rated, allow_same_account)
@@ -315,8 +317,8 @@ class GameService:
         self, players: list[dict], token: str | None, consenting: frozenset[str] = frozenset()
     ) -> tuple[list[dict], bool]:
         """The players with each account seat checked and named as its account is written
-        (AccountNotFound, or AccountKeyRequired for a person's account without its key), and
-        whether an account seated has a webhook."""
+        (AccountNotFound, or SeatNeedsConsent for an account, a bot's too, seated without its
+        key or consent), and whether an account seated has a webhook."""
         if not any(p.get("account") for p in players) and not auth.is_account_key(token):
             return players, False
         caller = auth.account_of(self.accounts, token) if auth.is_account_key(token) else None
@@ -328,10 +330,14 @@ class GameService:
             account = self.accounts.get(player["account"])
             if account is None:
                 raise AccountNotFound(f"seat {seat}: no account {player['account']!r}")
-            trusted = account.bot or account.folded in consenting
-            if not trusted and (caller is None or caller.folded != account.folded):
-                raise AccountKeyRequired(
-                    f"seat {seat}: a person's account is seated only with its own key"
+            # A bot account too: seated by anyone, it was farmed (rated losses it never
+            # agreed to play).
+            own = caller is not None and caller.folded == account.folded
+            if not own and account.folded not in consenting:
+                raise SeatNeedsConsent(
+                    f"seat {seat}: account {account.name!r} is seated only with its consent:"
+                    " its own key, an accepted challenge (POST /v1/challenges), its seek or"
+                    " its arena entry"
                 )
             seated.append({"account": account.name, "name": account.name})
             webhooks = webhooks or account.webhook is not None

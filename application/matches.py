@@ -7,7 +7,9 @@ unrated game with its own log and replay. The second game is created by the work
 once the first is over (its id follows from the first's, so a repeat finds it made); when
 both are over the result is written once and, for a rated match, filed in the ladder as ONE
 entry keyed by the match id (the ladder's script dedupes it). A void first or second game
-(cancelled, expired) voids the match.
+(cancelled, expired) voids the match, and so does a first game that ended before every seat
+made a move of its own (aborted, as a rated game would be). A game of a rated match is
+cancelled only before every seat moved in it, its second game never (application.cancel).
 """
 
 from __future__ import annotations
@@ -148,6 +150,9 @@ def advance(service: GameService, match_id: str) -> bool:
     if last is None:
         return False
     if last.void:
+        _finish(client, match_id, "void", None)
+        return True
+    if len(records) == 1 and not records[0].all_moved:  # aborted, as a rated game would be
         _finish(client, match_id, "void", None)
         return True
     if len(records) == 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from application.errors import RatedNeedsAccount
 from domain.errors import KeltisError, Kind
 from gamelog.record import GameRecord
 
@@ -74,3 +75,14 @@ def check_entries(accounts: Iterable[str]) -> None:
         if _folded(account) in seen:
             raise AccountSeatedTwice(f"account {account!r} is entered twice: enter it once")
         seen.add(_folded(account))
+
+
+def check_rated_consent(players: Iterable[dict], rated: bool) -> None:
+    """RatedNeedsAccount for a rated game asked for over the API that seats built-in bots
+    only: a rated game needs a player who agreed to it (the creator's own account, or an
+    open seat joined with an account key); bots alone would farm ratings."""
+    if rated and all(p.get("bot") for p in players):  # a person's seat: UnratedSeat
+        raise RatedNeedsAccount(
+            "a rated game seats your own account (create it with your key) or an open seat"
+            " joined with an account key: built-in bots alone are not rated"
+        )

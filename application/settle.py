@@ -45,7 +45,8 @@ SETTLE_BATCH = 100
 def ladder_entry(record: GameRecord) -> LadderEntry | None:
     """The ladder entry of a finished rated game, from its outcome (gamelog.outcome, the
     same reading tournament standings take); None when it has no result to rate (not over,
-    void) or a seat has no one to rate."""
+    void: cancelled, or aborted because a seat never made a move of its own) or a seat has
+    no one to rate."""
     outcome = outcome_of(record)
     if outcome is None or outcome.void:
         return None
@@ -65,6 +66,8 @@ def settle(service: GameService, record: GameRecord) -> Appended | None:
     """Record a finished rated game's result in the ladder (once, however often called);
     None when the game has no result for the ladder."""
     if not ladder_due(record):
+        return None
+    if outcome_of(record).void:  # aborted: a seat never moved (a ghost, a dodge)
         return None
     entry = ladder_entry(record)
     if entry is None:

@@ -49,8 +49,12 @@ def held_requests(base: str) -> tuple[dict, list[str], list[str]]:
     name = f"kr_{secrets.token_hex(4)}"
     account = requests.post(f"{base}/v1/accounts", json={"name": name, "bot": True}, timeout=10)
     players = [{"account": name}, {"name": "bea"}]
+    auth = {"Authorization": f"Bearer {account.json()['key']}"}  # seated with its own key
     created = requests.post(
-        f"{base}/v1/games", json={"game": "keltis-card", "players": players}, timeout=10
+        f"{base}/v1/games",
+        json={"game": "keltis-card", "players": players},
+        headers=auth,
+        timeout=10,
     ).json()
     game, version = f"{base}/v1/games/{created['id']}", created["version"]
     streams = [f"{game}/stream?after={version}"] * STREAMS + [f"{base}/v1/me/events"]

@@ -21,7 +21,7 @@ import time
 
 from bench.api import Connection, served_stack
 from bench.figures import figure
-from bench.webhooks import Bots
+from bench.webhooks import Bots, create_game
 
 CARD = "keltis-card"
 TARPIT_GAMES = 100
@@ -59,10 +59,9 @@ class Tarpit:
             connection.close()
 
 
-def create(http: Connection, players: list[dict], clock: dict) -> str:
-    status, created = http.call(
-        "POST", "/v1/games", {"game": CARD, "players": players, "clock": clock}
-    )
+def create(http: Connection, players: list[dict], clock: dict, keys: dict[str, str]) -> str:
+    body = {"game": CARD, "players": players, "clock": clock}
+    status, created = create_game(http, body, keys)
     if status != 201:
         raise RuntimeError(f"could not create a game: {status} {created}")
     return created["id"]
@@ -89,7 +88,7 @@ def p99(values: list[float]) -> float:
 
 
 def play(http: Connection, bots: Bots, players: list[dict]) -> list[float]:
-    games = {create(http, players, GOOD_CLOCK) for _ in range(GOOD_GAMES)}
+    games = {create(http, players, GOOD_CLOCK, bots.keys) for _ in range(GOOD_GAMES)}
     return latencies(bots, games, SAMPLES)
 
 
@@ -109,7 +108,9 @@ def run() -> None:
             if status != 201:
                 raise RuntimeError(f"could not sign up the tarpit: {status} {created}")
             for _ in range(TARPIT_GAMES):
-                create(http, [{"account": name}, {"bot": "greedy"}], DAY_CLOCK)
+                create(
+                    http, [{"account": name}, {"bot": "greedy"}], DAY_CLOCK, {name: created["key"]}
+                )
             end = time.monotonic() + 60  # measure once its first calls were asked again
             while len(tarpit.held) <= TARPIT_SHARE and time.monotonic() < end:
                 time.sleep(0.05)

@@ -35,6 +35,7 @@ class Bots:
 
     def __init__(self, delay_s: float = ANSWER_DELAY_S):
         self.secrets: dict[str, str] = {}
+        self.keys: dict[str, str] = {}  # account name -> its key (it seats itself)
         self.answered = 0
         self.refused = 0
         self.received: list[tuple[float, dict]] = []  # (ms since the epoch, turn) of each call
@@ -84,7 +85,31 @@ class Bots:
         if status != 201:
             raise RuntimeError(f"could not sign up a webhook bot: {status} {created}")
         self.secrets[f"/{name}"] = created["webhook_secret"]
+        self.keys[name] = created["key"]
         return name
+
+
+def create_game(http: Connection, body: dict, keys: dict[str, str]) -> tuple[int, dict]:
+    """POST /v1/games seating each account with its consent: the first by the creator's
+    key, the others as open seats each joins with its key; (status, the create answer)."""
+    players, joiners, creator = [], {}, None
+    for seat, player in enumerate(body["players"]):
+        name = player.get("account")
+        if name is None or creator is None:
+            creator = creator or name
+            players.append(player)
+        else:
+            players.append({"open": True})
+            joiners[seat] = name
+    headers = {"Authorization": f"Bearer {keys[creator]}"} if creator else {}
+    status, created = http.call("POST", "/v1/games", {**body, "players": players}, headers)
+    for seat, name in joiners.items():
+        if status != 201:
+            break
+        auth = {"Authorization": f"Bearer {keys[name]}"}
+        status, _ = http.call("POST", f"/v1/games/{created['id']}/seats/{seat}/join", {}, auth)
+        status = 201 if status == 200 else status
+    return status, created
 
 
 def game_states(http: Connection, ids: list[str]) -> list[dict]:
@@ -102,7 +127,8 @@ def run() -> None:
             started = time.perf_counter()
             ids = []
             for _ in range(GAMES):
-                status, created = http.call("POST", "/v1/games", {"game": CARD, "players": players})
+                body = {"game": CARD, "players": players}
+                status, created = create_game(http, body, bots.keys)
                 if status != 201:
                     raise RuntimeError(f"could not create a game: {status} {created}")
                 ids.append(created["id"])

@@ -35,13 +35,15 @@ def collect(app) -> dict[str, Any]:
     signed = client.post("/v1/accounts", json={"name": name, "bot": True}).get_json()
     auth = {"Authorization": f"Bearer {signed['key']}"}
     players = [{"account": name}, {"bot": "greedy"}]
-    card, _, _ = service.create("keltis-card", players, {}, seed=SEED)
+    card, _, _ = service.create("keltis-card", players, {}, seed=SEED, token=signed["key"])
     plain = FlaskClient(app, app.response_class)  # a held stream is never read to its end
     stream = plain.get("/v1/me/events", headers=auth, buffered=False)
     lines = _lines(stream)
     examples: dict[str, Any] = {"sign-up": signed}
     examples["stream-your-turn"] = _next_of(lines, "your_turn")  # the opening catch-up
-    dice, _, _ = service.create("keltis-dice", players, {"board": "basic"}, seed=SEED)
+    dice, _, _ = service.create(
+        "keltis-dice", players, {"board": "basic"}, seed=SEED, token=signed["key"]
+    )
     examples["stream-started"] = _next_of(lines, "game_started")
     rival = client.post("/v1/accounts", json={"name": f"rival{name[5:]}", "bot": True}).get_json()
     offer = {"opponents": [{"account": name}], "game": "keltis-card"}

@@ -7,7 +7,10 @@ Every way a game ends gives one:
 - forfeits (timeouts, a resignation, a stalled bot's timeouts): a forfeited seat ranks last;
   a game ended early (one seat left in play) has no scores, its seat in play wins;
 - cancelled (its tournament, or the game alone) or expired waiting for seats: `void`, no
-  result counts (unrated, in no standings, not exported as a finished game).
+  result counts (unrated, in no standings, not exported as a finished game);
+- a rated game that ended before every seat made a move of its own (a seat timed out,
+  forfeited or resigned before its first move): `void` `aborted`, as lichess aborts it, so
+  a ghost or a dodge is no one's win, on the ladder and in the standings alike.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from gamelog.results import result_of
 
 VOID_CANCELLED = "cancelled"
 VOID_EXPIRED = "expired"
+VOID_ABORTED = "aborted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +40,7 @@ class SeatOutcome:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A game's end: its seats, why it ended early (`forfeit`, `cancelled`, or None), and
-    `void` (`cancelled`, `expired`) when no result counts."""
+    `void` (`cancelled`, `expired`, `aborted`) when no result counts."""
 
     seats: tuple[SeatOutcome, ...]
     ended: str | None = None
@@ -70,8 +74,8 @@ def outcome_of(record: GameRecord) -> Outcome | None:
         return None
     seats = len(record.players)
     forfeited = [seat in record.forfeited for seat in range(seats)]
-    if record.cancelled or record.status == Status.EXPIRED:
-        void = VOID_CANCELLED if record.cancelled else VOID_EXPIRED
+    void = _void(record)
+    if void is not None:
         placed = ranks([None] * seats, forfeited)
         return Outcome(
             tuple(SeatOutcome(None, placed[s], False, forfeited[s]) for s in range(seats)),
@@ -86,3 +90,14 @@ def outcome_of(record: GameRecord) -> Outcome | None:
         tuple(SeatOutcome(scores[s], placed[s], s in winners, forfeited[s]) for s in range(seats)),
         record.ended_early,
     )
+
+
+def _void(record: GameRecord) -> str | None:
+    """Why no result of a game that is over counts (None: it counts)."""
+    if record.cancelled:
+        return VOID_CANCELLED
+    if record.status == Status.EXPIRED:
+        return VOID_EXPIRED
+    if record.rated and not record.all_moved:
+        return VOID_ABORTED
+    return None

@@ -65,6 +65,8 @@ class GameRecord:
     rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
     allow_same_account: bool = False  # one account may take several seats (unrated only)
+    moved: frozenset[int] = frozenset()  # seats that made a move of their own (see `own_move`)
+    covering: int | None = None  # a seat timed out: its next move is the fallback bot's
 
     @property
     def rules(self):
@@ -127,6 +129,12 @@ class GameRecord:
         """The bot name of the seat to move, if a bot plays that seat."""
         seat = self.to_move
         return None if seat is None else self.bot_of(seat)
+
+    @property
+    def all_moved(self) -> bool:
+        """Whether every seat has made a move of its own: from then on a rated game ends only
+        by a result, and before it no result is rated (application.cancel, settle)."""
+        return len(self.moved) == len(self.players)
 
     @property
     def in_play(self) -> list[int]:
@@ -192,14 +200,25 @@ def fold_entries(record: GameRecord | None, game_id: str, entries: list[Entry]) 
         elif record.state is None:
             opening.append(event)
         else:
-            if entry.cmd is not None and entry.by is not None and record.clock:
-                record = _spend_bank(record, entry.by, entry.at)
+            if entry.cmd is not None and entry.by is not None:
+                if record.clock:
+                    record = _spend_bank(record, entry.by, entry.at)
+                if record.covering is not None:  # the timed-out seat's fallback move
+                    record = replace(record, covering=None)
+                elif entry.by not in record.moved and own_move(record, entry.by):
+                    record = replace(record, moved=record.moved | {entry.by})
             record = _moved(record, record.rules.evolve(record.state, event), entry)
             continue
         record = replace(record, version=entry.n, updated_at=entry.at)
     if opening:
         record = _start(record, opening)
     return record
+
+
+def own_move(record: GameRecord, seat: int) -> bool:
+    """Whether a move of `seat` (not one its clock's fallback made for a timeout) is the
+    seat's own: not played for it by the fallback bot after it forfeited."""
+    return seat not in record.forfeited
 
 
 def _moved(record: GameRecord, state: Any, entry: Entry) -> GameRecord:
@@ -228,7 +247,7 @@ def _timed_out(record: GameRecord, seat: int) -> GameRecord:
     timeouts, bank = list(record.timeouts), list(record.bank_ms)
     timeouts[seat] += 1
     bank[seat] = 0
-    return replace(record, timeouts=tuple(timeouts), bank_ms=tuple(bank))
+    return replace(record, timeouts=tuple(timeouts), bank_ms=tuple(bank), covering=seat)
 
 
 def _created(game_id: str, entry: Entry) -> GameRecord:

@@ -68,6 +68,8 @@ def encode(record: GameRecord, last_raw_entry: bytes) -> bytes:
         "rated": record.rated,
         "tournament": record.tournament,
         "allow_same_account": record.allow_same_account,
+        "moved": sorted(record.moved),
+        "covering": record.covering,
     }
     return orjson.dumps(data)
 
@@ -102,6 +104,8 @@ def decode(blob: bytes | None) -> StoredSnapshot | None:
             rated=data["rated"],
             tournament=data["tournament"],
             allow_same_account=bool(data.get("allow_same_account")),
+            moved=frozenset(data["moved"]),  # an older snapshot has none: the log is folded
+            covering=data["covering"],
         )
         rules = record.rules
         if data["sf"] != rules.state_format:

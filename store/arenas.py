@@ -51,7 +51,9 @@ return gid
 
 # KEYS: running, busy, members, free, paused, streaks, board, feed; ARGV: game id, now,
 # feed line JSON, JSON seats [{account, name, win, score, forfeited}], forfeits to pause,
-# channel. Counts the game once (0 when recorded before).
+# channel. Counts the game once (0 when recorded before); a void game (aborted: a seat never
+# moved) counts in no row but still adds a forfeit to its seat's streak, so a bot that never
+# moves is paused as one that keeps forfeiting is.
 RECORD = """
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 local seats = cjson.decode(ARGV[4])
@@ -74,6 +76,8 @@ for _, seat in ipairs(seats) do
       redis.call('HSET', KEYS[6], a, 0)
     end
     redis.call('HSET', KEYS[7], a, cjson.encode(row))
+  elseif seat['forfeited'] then
+    streak = redis.call('HINCRBY', KEYS[6], a, 1)
   end
   if redis.call('HEXISTS', KEYS[3], a) == 1 and redis.call('HEXISTS', KEYS[2], a) == 0 then
     if streak >= tonumber(ARGV[5]) then

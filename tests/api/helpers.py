@@ -37,13 +37,59 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client, game: str, players: list[dict], options: dict | None = None) -> dict:
+def create(
+    client, game: str, players: list[dict], options: dict | None = None, key: str | None = None
+) -> dict:
+    """A new game (201); `key`: the creator's account key (an account is seated only with
+    its own key)."""
     body = {"game": game, "players": players}
     if options is not None:
         body["options"] = options
-    response = client.post("/v1/games", json=body)
+    response = client.post("/v1/games", json=body, headers=bearer(key) if key else {})
     assert response.status_code == 201, response.json
     return response.json
+
+
+def accounts_game(client, game: str, first: dict, second: dict) -> dict:
+    """A game of two accounts, each seated with its own consent: `first` creates it with its
+    key, `second` joins the open seat with its key; the game as it stands then (started)."""
+    players = [{"account": first["name"]}, {"open": True}]
+    created = create(client, game, players, key=first["key"])
+    url = f"/v1/games/{created['id']}"
+    joined = client.post(f"{url}/seats/1/join", json={}, headers=bearer(second["key"]))
+    assert joined.status_code == 200, joined.json
+    return client.get(url).json
+
+
+def accounts_game_over_http(base: str, game: str, first: dict, second: dict, http=None) -> dict:
+    """`accounts_game` against a server at `base` (`http`: a requests session or module)."""
+    import requests
+
+    http = http or requests
+    players = [{"account": first["name"]}, {"open": True}]
+    body = {"game": game, "players": players}
+    made = http.post(f"{base}/v1/games", json=body, headers=bearer(first["key"]), timeout=10)
+    assert made.status_code == 201, made.text
+    url = f"{base}/v1/games/{made.json()['id']}"
+    joined = http.post(f"{url}/seats/1/join", json={}, headers=bearer(second["key"]), timeout=10)
+    assert joined.status_code == 200, joined.text
+    return http.get(url, timeout=10).json()
+
+
+def move_each_once_over_http(base: str, game_id: str, keys: dict[int, str], http=None) -> None:
+    """Play first legal moves, each seat by its key, until every seat in `keys` has moved
+    (a rated game in which a seat never moved is aborted, not rated)."""
+    import requests
+
+    http = http or requests
+    url, moved = f"{base}/v1/games/{game_id}", set()
+    while moved != set(keys):
+        seat = http.get(url, timeout=10).json()["to_move"]
+        auth = bearer(keys[seat])
+        move = http.get(f"{url}/moves", headers=auth, timeout=10).json()["moves"][0]
+        answer = http.post(f"{url}/moves", json=move, headers=auth, timeout=10)
+        assert answer.status_code == 200, answer.text
+        moved.add(seat)
 
 
 def start_humans(client, game: str, names: list[str]) -> tuple[str, dict[int, str]]:

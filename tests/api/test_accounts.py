@@ -118,7 +118,7 @@ def test_me_needs_a_valid_key(client):
 
 def test_a_rotated_key_stops_working_at_once(client, toy):
     made = sign_up(client, bot=True)
-    game = create(client, toy, [{"account": made["name"]}, {"bot": "first"}])
+    game = create(client, toy, [{"account": made["name"]}, {"bot": "first"}], key=made["key"])
     rotated = client.post("/v1/me/key", headers=bearer(made["key"]))
     assert rotated.status_code == 200
     assert rotated.json["key"] != made["key"]
@@ -144,20 +144,19 @@ def test_the_key_is_compared_in_constant_time(client, monkeypatch):
     assert (auth.key_digest(made["key"]),) * 2 in calls
 
 
-def test_a_bot_account_is_seated_by_anyone_a_persons_only_with_its_own_key(client, toy):
-    bot = sign_up(client, bot=True)
-    person = sign_up(client)
+@pytest.mark.parametrize("bot", [False, True], ids=["person", "bot_account"])
+def test_an_account_a_bots_too_is_seated_only_with_its_own_key(client, toy, bot):
+    made = sign_up(client, bot=bot)
     other = sign_up(client)
-    created = create(client, toy, [{"account": bot["name"]}, {"name": "ann"}])
-    assert created["players"][0]["account"] == bot["name"]
-    assert [s["seat"] for s in created["seats"]] == [1]  # no token for the account's seat
-    body = {"game": toy, "players": [{"account": person["name"]}, {"name": "ann"}]}
+    body = {"game": toy, "players": [{"account": made["name"]}, {"name": "ann"}]}
     refused = client.post("/v1/games", json=body)
-    assert refused.status_code == 403 and error_code(refused) == "account_key_required"
+    assert refused.status_code == 403 and error_code(refused) == "seat_needs_consent"
     foreign = client.post("/v1/games", json=body, headers=bearer(other["key"]))
-    assert foreign.status_code == 403
-    own = client.post("/v1/games", json=body, headers=bearer(person["key"]))
+    assert foreign.status_code == 403 and error_code(foreign) == "seat_needs_consent"
+    own = client.post("/v1/games", json=body, headers=bearer(made["key"]))
     assert own.status_code == 201
+    assert own.json["players"][0]["account"] == made["name"]
+    assert [s["seat"] for s in own.json["seats"]] == [1]  # no token for the account's seat
     missing = {"game": toy, "players": [{"account": fresh_name()}, {"name": "ann"}]}
     assert error_code(client.post("/v1/games", json=missing)) == "account_not_found"
 
@@ -165,8 +164,8 @@ def test_a_bot_account_is_seated_by_anyone_a_persons_only_with_its_own_key(clien
 def test_the_key_works_on_every_held_seat_and_403_elsewhere(client, toy):
     made = sign_up(client, bot=True)
     key = made["key"]
-    one = create(client, toy, [{"account": made["name"]}, {"name": "bea"}])
-    two = create(client, toy, [{"name": "bea"}, {"account": made["name"]}])
+    one = create(client, toy, [{"account": made["name"]}, {"name": "bea"}], key=key)
+    two = create(client, toy, [{"name": "bea"}, {"account": made["name"]}], key=key)
     stranger = create(client, toy, [{"name": "bea"}, {"name": "cid"}])
     assert client.get(f"/v1/games/{one['id']}", headers=bearer(key)).json["seat"] == 0
     assert client.get(f"/v1/games/{two['id']}", headers=bearer(key)).json["seat"] == 1
@@ -192,7 +191,7 @@ def test_an_account_with_two_seats_picks_one_with_x_keltis_seat(client, toy):
     key = made["key"]
     players = [{"account": made["name"]}, {"account": made["name"]}]
     body = {"game": toy, "players": players, "allow_same_account": True}  # unrated only
-    game = client.post("/v1/games", json=body).json
+    game = client.post("/v1/games", json=body, headers=bearer(key)).json
     assert client.get(f"/v1/games/{game['id']}", headers=bearer(key)).json["seat"] == 0
     second = {**bearer(key), "X-Keltis-Seat": "1"}
     assert client.get(f"/v1/games/{game['id']}", headers=second).json["seat"] == 1
@@ -259,8 +258,8 @@ def test_my_games_lists_games_in_play_with_my_turn(client, toy):
 
 def test_no_key_or_secret_leaks_in_any_get(client, toy):
     made = sign_up(client, bot=True, webhook="http://127.0.0.1:9101/move")
-    game = create(client, toy, [{"account": made["name"]}, {"name": "bea"}])
     key = made["key"]
+    game = create(client, toy, [{"account": made["name"]}, {"name": "bea"}], key=key)
     answers = [
         client.get(f"/v1/accounts/{made['name']}"),
         client.get("/v1/me", headers=bearer(key)),
@@ -281,7 +280,7 @@ def test_account_indexes_are_rebuilt_from_the_logs(app, client, toy, redis_clien
     from store import keys
 
     made = sign_up(client, bot=True)
-    game = create(client, toy, [{"account": made["name"]}, {"name": "bea"}])
+    game = create(client, toy, [{"account": made["name"]}, {"name": "bea"}], key=made["key"])
     folded = made["name"].lower()
     redis_client.delete(
         keys.account_games(folded), keys.account_playing(folded),

@@ -24,6 +24,7 @@ from store import archive as archive_module
 from store import keys
 from store.archive import URL_ENV, close_archive
 from tests.api.contract import ContractClient
+from tests.ladder.conftest import move_once
 
 CARD = "keltis-card"
 DICE = "keltis-dice"
@@ -62,10 +63,14 @@ def bot_game(games: GameService, game: str) -> str:
     return record.game_id
 
 
-def duel(games: GameService, winner: str, loser: str, loser_key: str) -> str:
-    """A rated game of two accounts that ends at once (the loser resigns)."""
-    record, _, _ = games.create(CARD, [{"account": winner}, {"account": loser}], {}, rated=True)
-    clocks.resign(games, record.game_id, loser_key)
+def duel(games: GameService, made: dict[str, str], winner: str, loser: str) -> str:
+    """A rated game of two accounts (both asked for it) that ends once each has moved (the
+    loser resigns)."""
+    both = frozenset({winner.lower(), loser.lower()})
+    seats = [{"account": winner}, {"account": loser}]
+    record, _, _ = games.create(CARD, seats, {}, rated=True, consenting=both)
+    move_once(games, record.game_id, {0: made[winner], 1: made[loser]})
+    clocks.resign(games, record.game_id, made[loser])
     return record.game_id
 
 
@@ -115,9 +120,9 @@ def test_archived_games_read_byte_for_byte_as_before(
     game_ids = [bot_game(games, CARD)]
     games.create(DICE, [{"name": "x"}, {"bot": "random"}], {})  # waits: stays in Redis
     kept = bot_game(games, DICE)  # finished, not due yet: stays in Redis too
-    game_ids += [kept, duel(games, "Alpha", "Beta", made["Beta"])]
-    game_ids += [bot_game(games, DICE), duel(games, "Alpha", "Beta", made["Beta"])]
-    game_ids.append(duel(games, "Beta", "Alpha", made["Alpha"]))
+    game_ids += [kept, duel(games, made, "Alpha", "Beta")]
+    game_ids += [bot_game(games, DICE), duel(games, made, "Alpha", "Beta")]
+    game_ids.append(duel(games, made, "Beta", "Alpha"))
     settle_due(games)
     assert compact_due(private_redis, after_s=0) == len(game_ids)
     private_redis.zrem(keys.games_to_archive(), kept)

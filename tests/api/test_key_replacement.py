@@ -85,7 +85,8 @@ def _game(client) -> tuple[dict, dict, str]:
     """A game of a bot account (seat 0, to move) and a person's seat; (account, created,
     the person's token)."""
     account = sign_up(client, bot=True)
-    created = create(client, "keltis-card", [{"account": account["name"]}, {"name": "bea"}])
+    players = [{"account": account["name"]}, {"name": "bea"}]
+    created = create(client, "keltis-card", players, key=account["key"])
     assert created["to_move"] == 0
     return account, created, {s["seat"]: s["token"] for s in created["seats"]}[1]
 

@@ -35,7 +35,9 @@ def test_every_stream_and_long_poll_of_a_replaced_key_ends_within_a_second(serve
     key = account.json()["key"]
     players = [{"account": f"kr_{suffix}"}, {"name": "bea"}]
     created = requests.post(
-        f"{base}/v1/games", json={"game": "keltis-card", "players": players}
+        f"{base}/v1/games",
+        json={"game": "keltis-card", "players": players},
+        headers={"Authorization": f"Bearer {key}"},
     ).json()
     game, version = f"{base}/v1/games/{created['id']}", created["version"]
     auth = {"Authorization": f"Bearer {key}"}

@@ -150,7 +150,11 @@ def test_the_stream_bot_example_plays_its_game_to_the_end_from_its_event_stream(
     bot = Client(base)
     bot.sign_up(name)
     players = [{"account": name}, {"name": "rob", "bot": "greedy"}]
-    created = requests.post(f"{base}/v1/games", json={"game": "keltis-card", "players": players})
+    created = requests.post(
+        f"{base}/v1/games",
+        json={"game": "keltis-card", "players": players},
+        headers={"Authorization": f"Bearer {bot.key}"},  # seated with its own key
+    )
     assert created.status_code == 201
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         finished = pool.submit(BotRunner(bot, choose).run, 1).result(timeout=120)

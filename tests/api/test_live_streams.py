@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from devtools.reliability.web import WebServer
+from tests.api.helpers import accounts_game_over_http
 from tests.support.ports import free_port  # this worker's own range
 
 
@@ -29,10 +30,7 @@ def sign_up(base: str, name: str) -> dict:
 def test_your_turn_reaches_a_held_stream_after_the_opponents_move(server):
     base, suffix = server.url, str(time.time_ns())[-9:]
     first, second = sign_up(base, f"s0_{suffix}"), sign_up(base, f"s1_{suffix}")
-    players = [{"account": first["name"]}, {"account": second["name"]}]
-    created = requests.post(
-        f"{base}/v1/games", json={"game": "keltis-card", "players": players}
-    ).json()
+    created = accounts_game_over_http(base, "keltis-card", first, second)
     mover = (first, second)[created["to_move"]]
     waiter = (first, second)[1 - created["to_move"]]
     stream = requests.get(

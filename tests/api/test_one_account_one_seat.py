@@ -11,8 +11,12 @@ from tests.api.helpers import bearer
 from tests.api.test_accounts import error_code, fresh_name, sign_up
 
 
-def _create(client, game: str, players: list[dict], **extra):
-    return client.post("/v1/games", json={"game": game, "players": players, **extra})
+def _create(client, game: str, players: list[dict], key: str | None = None, **extra):
+    """POST /v1/games; `key`: the creator's account key (an account seats itself only)."""
+    headers = bearer(key) if key else {}
+    return client.post(
+        "/v1/games", json={"game": game, "players": players, **extra}, headers=headers
+    )
 
 
 def _join(client, game_id: str, seat: int, key: str):
@@ -34,31 +38,35 @@ def test_a_game_joined_twice_by_one_account_refuses_the_second_join(client, rate
 
 def test_a_join_is_refused_whatever_the_case_of_the_name(client, toy):
     made = sign_up(client, fresh_name("Mixed"), bot=True)
-    game = _create(client, toy, [{"account": made["name"].upper()}, {"open": True}]).json
+    players = [{"account": made["name"].upper()}, {"open": True}]
+    game = _create(client, toy, players, made["key"]).json
     again = _join(client, game["id"], 1, made["key"])
     assert again.status_code == 409 and error_code(again) == "account_already_seated"
 
 
 @pytest.mark.parametrize("rated", [True, False])
 def test_a_game_created_with_one_account_twice_is_refused(client, rated):
-    name = sign_up(client, bot=True)["name"]
-    made = _create(client, "keltis-card", [{"account": name}, {"account": name}], rated=rated)
+    account = sign_up(client, bot=True)
+    players = [{"account": account["name"]}] * 2
+    made = _create(client, "keltis-card", players, account["key"], rated=rated)
     assert made.status_code == 422 and error_code(made) == "account_already_seated"
 
 
 def test_an_unrated_game_may_allow_one_account_several_seats(client):
     made = sign_up(client, bot=True)
     players = [{"account": made["name"]}, {"open": True}, {"open": True}]
-    game = _create(client, "keltis-card", players, allow_same_account=True)
+    game = _create(client, "keltis-card", players, made["key"], allow_same_account=True)
     assert game.status_code == 201, game.json
     assert _join(client, game.json["id"], 1, made["key"]).status_code == 200
     assert _join(client, game.json["id"], 2, made["key"]).status_code == 200
 
 
 def test_a_rated_game_cannot_allow_one_account_several_seats(client):
-    name = sign_up(client, bot=True)["name"]
-    players = [{"account": name}, {"open": True}]
-    made = _create(client, "keltis-card", players, rated=True, allow_same_account=True)
+    account = sign_up(client, bot=True)
+    players = [{"account": account["name"]}, {"open": True}]
+    made = _create(
+        client, "keltis-card", players, account["key"], rated=True, allow_same_account=True
+    )
     assert made.status_code == 422 and error_code(made) == "same_account_rated"
 
 

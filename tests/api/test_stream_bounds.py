@@ -97,7 +97,8 @@ def test_long_polls_and_streams_are_bounded_per_account(app, client):
     address."""
     app.config.update(STREAMS_PER_ACCOUNT=2, STREAMS_PER_ADDRESS=0)
     account = sign_up(client, bot=True)
-    created = create(client, "keltis-card", [{"account": account["name"]}, {"name": "bea"}])
+    players = [{"account": account["name"]}, {"name": "bea"}]
+    created = create(client, "keltis-card", players, key=account["key"])
     version = created["version"]
     auth = bearer(account["key"])
     url = f"/v1/games/{created['id']}/stream?after={version}"

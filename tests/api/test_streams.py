@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from store import keys
-from tests.api.helpers import assert_nothing_hidden, bearer, create
+from tests.api.helpers import accounts_game, assert_nothing_hidden, bearer, create
 from tests.api.live_stream import LiveStream, typed
 from tests.api.test_accounts import sign_up
 from tests.workers.processes import wait_for
@@ -50,12 +50,7 @@ def account_game(client) -> tuple[dict, dict, dict]:
     """Two bot accounts seated in a keltis-card game: (created game, account of seat 0,
     account of seat 1)."""
     first, second = sign_up(client, bot=True), sign_up(client, bot=True)
-    created = create(
-        client,
-        "keltis-card",
-        [{"account": first["name"]}, {"account": second["name"]}],
-    )
-    return created, first, second
+    return accounts_game(client, "keltis-card", first, second), first, second
 
 
 def move(client, game_id: str, key: str) -> dict:

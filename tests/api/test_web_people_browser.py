@@ -13,6 +13,7 @@ import requests
 from application.games import GameService
 from application.settle import settle_due
 from cli.serve import start_stack
+from tests.api.helpers import bearer, move_each_once_over_http
 from tests.support.chromium import chromium_page
 from tests.support.ports import free_port
 from tests.workers.processes import wait_for
@@ -52,13 +53,18 @@ def _account(base: str, prefix: str) -> tuple[str, str]:
     return name, made.json()["key"]
 
 
-def _duel(base: str, winner: str, loser: str, loser_key: str) -> str:
-    body = {"game": CARD, "players": [{"account": winner}, {"account": loser}], "rated": True}
-    made = requests.post(f"{base}/v1/games", json=body, timeout=10)
+def _duel(base: str, winner: tuple[str, str], loser: tuple[str, str]) -> str:
+    """A rated game the winner creates and the loser joins (each with its key), resigned by
+    the loser once each has moved; its id."""
+    body = {"game": CARD, "players": [{"account": winner[0]}, {"open": True}], "rated": True}
+    made = requests.post(f"{base}/v1/games", json=body, headers=bearer(winner[1]), timeout=10)
     assert made.status_code == 201, made.text
     game_id = made.json()["id"]
-    auth = {"Authorization": f"Bearer {loser_key}"}
-    assert requests.post(f"{base}/v1/games/{game_id}/resign", headers=auth, timeout=10).ok
+    join = f"{base}/v1/games/{game_id}/seats/1/join"
+    assert requests.post(join, json={}, headers=bearer(loser[1]), timeout=10).ok
+    move_each_once_over_http(base, game_id, {0: winner[1], 1: loser[1]})
+    resigned = requests.post(f"{base}/v1/games/{game_id}/resign", headers=bearer(loser[1]))
+    assert resigned.ok, resigned.text
     return game_id
 
 
@@ -68,11 +74,12 @@ def test_leaderboard_leads_to_an_account_page_with_its_games_and_rating_chart(
     base = stack.base_url
     ria, ria_key = _account(base, "Ria")
     sol, sol_key = _account(base, "Sol")
-    _duel(base, ria, sol, sol_key)
-    _duel(base, sol, ria, ria_key)
-    _duel(base, ria, sol, sol_key)
+    _duel(base, (ria, ria_key), (sol, sol_key))
+    _duel(base, (sol, sol_key), (ria, ria_key))
+    _duel(base, (ria, ria_key), (sol, sol_key))
     body = {"game": CARD, "players": [{"account": ria}, {"bot": "greedy"}]}
-    playing = requests.post(f"{base}/v1/games", json=body, timeout=10).json()["id"]
+    made = requests.post(f"{base}/v1/games", json=body, headers=bearer(ria_key), timeout=10)
+    playing = made.json()["id"]
     history = f"{base}/v1/accounts/{ria}/ratings/history"
 
     def folded():

@@ -18,6 +18,7 @@ from keltis_client import BotRunner, Client
 from keltis_client.webhook import make_server
 
 from examples.webhook_bot import choose
+from tests.api.helpers import accounts_game_over_http, bearer
 from tests.support.ports import free_port
 
 
@@ -42,7 +43,9 @@ def test_the_example_webhook_bot_plays_a_game_to_the_end(live_stack, session):
     try:
         players = [{"account": name}, {"bot": "greedy"}]
         created = session.post(
-            f"{live_stack.base_url}/v1/games", json={"game": "keltis-card", "players": players}
+            f"{live_stack.base_url}/v1/games",
+            json={"game": "keltis-card", "players": players},
+            headers=bearer(account["key"]),  # seated with its own key
         ).json()
         game = session.get(f"{live_stack.base_url}/v1/games/{created['id']}").json()
         assert game["clock"]["move_seconds"] == 10  # a webhook seat and no clock: 10 s
@@ -131,10 +134,8 @@ def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, sessio
     puller.sign_up(stream_name)
     runner = BotRunner(puller, stream_bot.choose)
     try:
-        players = [{"account": stream_name}, {"account": hook_name}]
-        created = session.post(
-            f"{base}/v1/games", json={"game": "keltis-card", "players": players}
-        ).json()
+        first = {"name": stream_name, "key": puller.key}
+        created = accounts_game_over_http(base, "keltis-card", first, account, session)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             finished = pool.submit(runner.run, 1).result(timeout=180)
     finally:

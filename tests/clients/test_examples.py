@@ -49,10 +49,19 @@ def wait_for(condition, seconds: float, what: str):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def play_one(base: str, name: str, process: subprocess.Popen | None = None) -> dict:
-    """A game of `name` against greedy, waited on to its end."""
+def saved_key(config_home, base: str, name: str) -> str:
+    """The key the example saved for `name` (its credentials file under `config_home`)."""
+    saved = credentials.default_path(base, name).relative_to(credentials.config_dir())
+    return credentials.load(config_home / "keltis" / saved).key
+
+
+def play_one(base: str, name: str, key: str, process: subprocess.Popen | None = None) -> dict:
+    """A game of `name` against greedy (created with its key: an account is seated only
+    with its consent), waited on to its end."""
     players = [{"account": name}, {"bot": "greedy"}]
-    created = requests.post(f"{base}/v1/games", json={"game": "keltis-card", "players": players})
+    body = {"game": "keltis-card", "players": players}
+    auth = {"Authorization": f"Bearer {key}"}
+    created = requests.post(f"{base}/v1/games", json=body, headers=auth)
     assert created.status_code == 201, created.text
     url = f"{base}/v1/games/{created.json()['id']}"
 
@@ -73,12 +82,12 @@ def test_the_stream_bot_example_restarts_with_its_saved_key(stack, config_home):
     path = config_home / "keltis" / saved
     wait_for(path.exists, 30, "the saved credentials")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    game = play_one(base, name, first)
+    game = play_one(base, name, saved_key(config_home, base, name), first)
     assert first.wait(30) == 0, first.stderr.read()
     assert game["players"][0]["timeouts"] == 0
     key = credentials.load(path).key
     second = run_example("stream_bot.py", *args, config=config_home)  # the same account again
-    game = play_one(base, name, second)
+    game = play_one(base, name, key, second)
     out, err = second.communicate(timeout=30)
     assert second.returncode == 0, err
     assert f"finished {game['id']}" in out
@@ -106,7 +115,7 @@ def test_the_webhook_example_takes_its_account_back_on_a_new_port(stack, config_
         try:
             line = process.stdout.readline()
             assert f"account {name} serving on port {port}" in line, process.stderr.read()
-            game = play_one(base, name, process)
+            game = play_one(base, name, saved_key(config_home, base, name), process)
         finally:
             process.terminate()
             process.wait(10)
@@ -125,7 +134,7 @@ def test_the_webhook_example_takes_an_account_back_by_its_key(stack, config_home
     )  # fmt: skip
     try:
         assert "serving" in process.stdout.readline(), process.stderr.read()
-        game = play_one(base, name, process)
+        game = play_one(base, name, saved_key(config_home, base, name), process)
     finally:
         process.terminate()
         process.wait(10)

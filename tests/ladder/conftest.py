@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from api.presenters import minimal_move_result
 from application.accounts import AccountService
 from application.bots import play_bot_turns
 from application.games import GameService
@@ -38,4 +39,19 @@ def play_to_end(games: GameService, game_id: str):
     while not record.finished:
         play_bot_turns(games, record.game_id, record.version)
         record, _, _ = games.load(record.game_id)
+    return record
+
+
+def move_once(games: GameService, game_id: str, keys: dict[int, str]):
+    """Play until every seat has made a move of its own (a rated game is rated only then):
+    the bots' turns, and the first legal move of each seat in `keys` (seat -> its key)."""
+    record, _, _ = games.load(game_id)
+    while not record.all_moved and not record.finished:
+        seat = record.to_move
+        if record.bot_of(seat) is not None:
+            play_bot_turns(games, game_id, record.version)
+        else:
+            move = record.rules.legal_moves(record.state, seat)[0]
+            games.play(game_id, keys[seat], move, minimal_move_result, seat=seat)
+        record, _, _ = games.load(game_id)
     return record

@@ -10,7 +10,7 @@ from application import clocks
 from application.settle import settle_due
 from tests.api.contract import ContractClient
 from tests.api.helpers import bearer
-from tests.ladder.conftest import CARD, finish_bot_game, play_to_end
+from tests.ladder.conftest import CARD, finish_bot_game, move_once, play_to_end
 
 
 @pytest.fixture
@@ -49,8 +49,13 @@ def test_ratings_are_listed_by_ordinal_best_first_one_page_at_a_time(http, games
     key = accounts.sign_up("Alpha", bot=True, webhook=None).key
     for _ in range(3):
         record, _, _ = games.create(
-            CARD, [{"account": "Alpha"}, {"bot": "greedy"}, {"bot": "random"}], {}, rated=True
+            CARD,
+            [{"account": "Alpha"}, {"bot": "greedy"}, {"bot": "random"}],
+            {},
+            token=key,
+            rated=True,
         )
+        move_once(games, record.game_id, {0: key})  # a game in which a seat never moved is void
         clocks.resign(games, record.game_id, key)  # Alpha ranks last every time
         play_to_end(games, record.game_id)
     finish_bot_game(games, ["greedy", "random"])
@@ -81,11 +86,12 @@ def test_ratings_say_bot_as_the_profile_does(http, games, accounts):
     key = accounts.sign_up("Beta", bot=True, webhook=None).key
     accounts.sign_up("Carol", bot=False, webhook=None)
     record, _, _ = games.create(
-        CARD, [{"account": "Beta"}, {"open": True}, {"bot": "greedy"}], {}, rated=True
+        CARD, [{"account": "Beta"}, {"open": True}, {"bot": "greedy"}], {}, token=key, rated=True
     )
     people = accounts.sign_up("Dora", bot=False, webhook=None).key
     joined = http.post(f"/v1/games/{record.game_id}/seats/1/join", json={}, headers=bearer(people))
     assert joined.status_code == 200, joined.json
+    move_once(games, record.game_id, {0: key, 1: people})
     clocks.resign(games, record.game_id, key)
     clocks.resign(games, record.game_id, people)  # the fallback bots play both seats
     play_to_end(games, record.game_id)

@@ -15,7 +15,7 @@ from store import keys
 from store.cursor import Position
 from store.ladder import LadderStore
 from tests.api.contract import ContractClient
-from tests.ladder.conftest import CARD, DICE
+from tests.ladder.conftest import CARD, DICE, move_once
 
 
 @pytest.fixture
@@ -25,10 +25,14 @@ def http(private_redis_server, private_redis):
     return app.test_client()
 
 
-def _duel(games, winner: str, loser_key: str, loser: str, game: str = CARD) -> str:
-    """A rated game of two accounts that ends at once: the loser resigns; its id."""
-    record, _, _ = games.create(game, [{"account": winner}, {"account": loser}], {}, rated=True)
-    clocks.resign(games, record.game_id, loser_key)
+def _duel(games, made: dict[str, str], winner: str, loser: str, game: str = CARD) -> str:
+    """A rated game of two accounts (both asked for it) that ends as soon as each has moved
+    once: the loser resigns; its id."""
+    both = frozenset({winner.lower(), loser.lower()})
+    seats = [{"account": winner}, {"account": loser}]
+    record, _, _ = games.create(game, seats, {}, rated=True, consenting=both)
+    move_once(games, record.game_id, {0: made[winner], 1: made[loser]})
+    clocks.resign(games, record.game_id, made[loser])
     return record.game_id
 
 
@@ -49,7 +53,7 @@ def played(games, accounts):
     made = {n: accounts.sign_up(n, bot=True, webhook=None).key for n in ("Alpha", "Beta", "Gamma")}
     plan = [("Alpha", "Beta"), ("Beta", "Alpha"), ("Gamma", "Alpha"), ("Alpha", "Gamma")] * 2
     for n, (winner, loser) in enumerate(plan):
-        _duel(games, winner, made[loser], loser, game=DICE if n == 5 else CARD)
+        _duel(games, made, winner, loser, game=DICE if n == 5 else CARD)
         if n % 3 == 2:
             settle_due(games)  # incremental folds, several entries at a time
     settle_due(games)
@@ -116,8 +120,11 @@ def test_account_games_page_newest_first_with_public_fields(http, games, played)
 
 def test_account_games_list_games_in_play_and_leave_out_waiting_ones(http, games, accounts):
     accounts.sign_up("Dora", bot=True, webhook=None)
-    playing, _, _ = games.create(CARD, [{"account": "Dora"}, {"bot": "greedy"}], {})
-    games.create(CARD, [{"account": "Dora"}, {"open": True}], {})  # waiting: not listed
+    dora = frozenset({"dora"})  # Dora asked for these games (a trusted caller's pairing)
+    playing, _, _ = games.create(
+        CARD, [{"account": "Dora"}, {"bot": "greedy"}], {}, consenting=dora
+    )
+    games.create(CARD, [{"account": "Dora"}, {"open": True}], {}, consenting=dora)  # not listed
     listed = http.get("/v1/accounts/dora/games").json["games"]
     assert [g["id"] for g in listed] == [playing.game_id]
     active = http.get("/v1/accounts/dora/games", query_string={"status": "active"}).json
@@ -126,7 +133,8 @@ def test_account_games_list_games_in_play_and_leave_out_waiting_ones(http, games
 
 def test_R2_a_sealed_game_is_neither_listed_nor_named_by_a_cursor(http, games, accounts):
     accounts.sign_up("Eve", bot=True, webhook=None)
-    made = [games.create(CARD, [{"account": "Eve"}, {"bot": "greedy"}], {})[0] for _ in range(5)]
+    seats, eve = [{"account": "Eve"}, {"bot": "greedy"}], frozenset({"eve"})
+    made = [games.create(CARD, seats, {}, consenting=eve)[0] for _ in range(5)]
     oldest = min(made, key=lambda r: (r.created_at, r.game_id))
     hidden = [oldest, *[r for r in made if r is not oldest][1:3]]
     sealed = {r.game_id for r in hidden}

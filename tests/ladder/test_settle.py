@@ -17,7 +17,7 @@ from ladder.entries import LadderEntry
 from ladder.fold import fold
 from store import keys
 from store.ladder import LadderStore
-from tests.ladder.conftest import CARD, DICE, finish_bot_game
+from tests.ladder.conftest import CARD, DICE, finish_bot_game, move_once
 
 
 def ladder_ids(client) -> list[str]:
@@ -118,6 +118,7 @@ def test_a_resigned_account_ranks_last_and_loses_rating(games, accounts):
     record, _, _ = games.create(
         CARD, [{"account": "Quitter"}, {"bot": "greedy"}], {}, token=key, rated=True
     )
+    move_once(games, record.game_id, {0: key})
     after, _ = clocks.resign(games, record.game_id, key)
     assert after.finished
     assert settle_due(games) == 1

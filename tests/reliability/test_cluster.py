@@ -21,6 +21,7 @@ from devtools.reliability.web import WebServer
 from store import keys
 from store.connection import ClusterNeedsQueueRedis
 from tests.api.contract import contract_session
+from tests.api.helpers import accounts_game_over_http
 from tests.support.ports import free_port  # this worker's own range
 from tests.workers.processes import wait_for
 
@@ -271,7 +272,7 @@ def test_an_account_stream_wakes_on_spublish_on_a_redis_7_cluster(web7, http, re
         for _ in range(2)
     )
     accounts = [first.json(), second.json()]
-    game = create(http, base, [{"account": a["name"]} for a in accounts])
+    game = accounts_game_over_http(base, "keltis-card", accounts[0], accounts[1], http)
     waiter = accounts[1 - game["to_move"]]
     lines: queue.Queue = queue.Queue()
 

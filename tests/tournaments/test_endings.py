@@ -34,7 +34,7 @@ from tournaments import seeds
 pytestmark = pytest.mark.redis
 
 COUNTED = ("scored", "forfeit", "resigned", "stalled_bot")
-VOID = ("cancelled_game", "expired")
+VOID = ("cancelled_game", "expired", "forfeit_before_moving")  # the last: aborted
 ENDINGS = COUNTED + VOID + ("tournament_cancelled",)
 
 
@@ -66,6 +66,18 @@ class Open(OpenTournament):
         move = choose_move(record.rules, record.state, seat, bot, random.Random(record.version))
         self.service.play(record.game_id, self.key, dict(move.move), lambda *_: {})
 
+    def both_move_once(self, index: int):
+        """Play until each seat has made a move of its own (before that a rated game that
+        ends is aborted, no result)."""
+        record = self.load(index)
+        while not record.all_moved:
+            if record.to_move == self.account_seat(record):
+                self.account_moves(record)
+            else:
+                play_bot_turns(self.service, record.game_id, record.version)
+            record = self.load(index)
+        return record
+
     def time_out_account(self, index: int) -> None:
         """The account's clock runs out once (the deadline passes; the sweep's call)."""
         record = self.bots_move(index)
@@ -91,13 +103,16 @@ def end_game_0(t: Open, ending: str) -> None:
         while not record.finished:
             t.account_moves(record)
             record = t.bots_move(0)
-    elif ending == "forfeit":
+    elif ending in ("forfeit", "forfeit_before_moving"):
+        if ending == "forfeit":
+            t.both_move_once(0)
         for _ in range(CLOCK["max_timeouts"]):
             t.time_out_account(0)
     elif ending == "resigned":
-        t.bots_move(0)
+        t.both_move_once(0)
         clocks.resign(t.service, t.game_id(0), t.key)
     elif ending == "stalled_bot":
+        t.both_move_once(0)
         for _ in range(CLOCK["max_timeouts"]):
             t.greedy_stalls(0)
     elif ending == "cancelled_game":
@@ -187,9 +202,10 @@ def test_every_ending_of_a_game_advances_its_tournament_and_counts_alike(
             loser = document["bots"][outcome["entries"][outcome["forfeited"][0]]]
             assert forfeits[loser] == 1 and loser != winner
             assert outcome["ranks"][outcome["forfeited"][0]] == 2
-    else:  # void: a cancelled (or expired) game is no result anywhere
+    else:  # void: a cancelled, expired or aborted game is no result anywhere
         assert document["outcomes"] == [] and entry is None
-        assert t.game_id(0) not in replays
+        if ending != "forfeit_before_moving":  # aborted: finished, its replay is kept
+            assert t.game_id(0) not in replays
         assert [row["games"] for row in document["standings"]] == [0, 0]
         assert document["progress"]["finished"] == 0
         assert document["progress"]["cancelled"] == (2 if ending == "tournament_cancelled" else 1)
@@ -198,6 +214,7 @@ def test_every_ending_of_a_game_advances_its_tournament_and_counts_alike(
     assert csv_text.count("\n") == 3  # a header and a line per entry
     if ending == "tournament_cancelled":
         return
+    t.both_move_once(1)
     for _ in range(CLOCK["max_timeouts"]):  # game 1: the account's clock runs out
         t.time_out_account(1)
     assert t.advance().recorded == [1]
@@ -218,6 +235,7 @@ def test_cancelling_after_a_forfeit_answers_200_and_keeps_the_forfeit(
     """The issue's report: game 0 ended by forfeit, then POST .../cancel answered 500."""
     t = Open(private_redis, private_redis_server.url)
     t.advance()
+    t.both_move_once(0)
     for _ in range(CLOCK["max_timeouts"]):
         t.time_out_account(0)
     answer = t.http.post(
@@ -247,7 +265,9 @@ def test_a_stalled_bot_of_a_tournament_game_without_a_clock_forfeits_and_it_goes
     assert open_tournaments.advance(service, store, tid).launched == [0, 1][: spec.concurrency]
     game_id = seeds.game_id(tid, 0)
     record = service.load(game_id)[0]
-    assert record.bot_to_move() == "mcts"
+    while not (record.all_moved and record.bot_to_move() == "mcts"):  # else: aborted
+        play_bot_turns(service, game_id, record.version)
+        record = service.load(game_id)[0]
     for _ in range(STALL_AFTER):
         stalls.bot_failed(service, record, RuntimeError("the bot broke"))
     record = service.load(game_id)[0]

@@ -20,9 +20,12 @@ from keltis_client import BotRunner, Client
 
 from examples import stream_bot
 from replays.verify import verify
+from store import keys
+from store.ladder import LadderStore
 from store.streams import SlotStore, account_key
 from tests.tournaments.open_stack import archived, bearer, follow, summed
 from tests.workers.processes import wait_for
+from tournaments import seeds
 
 pytestmark = pytest.mark.redis
 
@@ -161,11 +164,13 @@ def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tourna
     final = follow(http, base, tid, 180)
     assert final["status"] == "finished"
     export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
-    assert sorted(o["index"] for o in export["outcomes"]) == [0, 1, 2]
+    counted = sorted(o["index"] for o in export["outcomes"])
+    # a game the vanished client never moved in is aborted (void), not its loss
+    assert 0 in counted and sorted(counted + export["cancelled_games"]) == [0, 1, 2]
     assert redis_client.llen(f"keltis:tournament:{{t:{tid}}}:order") == 3
     entry = final["bots"].index(f"@{stream_name}")
     row = final["standings"][entry]
-    assert row["games"] == 3
+    assert row["games"] == len(counted)
 
 
 def _stream_bot_process(base: str, key: str):
@@ -281,10 +286,13 @@ def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, web
     assert local.exit_code == 2 and "--server" in local.output
 
 
-def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, workers):
-    """Issue 23, item 1, on the real stack: greedy against an account with no client behind
-    it, a 1 s clock, max_timeouts 2: each game ends by the account's forfeit, the workers
-    go on to the next game, and the standings and the ladder count both games alike."""
+def test_a_game_in_which_an_account_never_moved_is_aborted_and_its_tournament_goes_on(
+    web, http, workers, redis_client
+):
+    """On the real stack: greedy against an account with no client behind it, a 1 s clock,
+    max_timeouts 2: each game ends by the account's forfeit before its first move, so it is
+    aborted (as lichess aborts a game a side never moved in): no one's win, in neither the
+    standings nor the ladder, and the workers go on to the next game."""
     base = web.base_url
     workers("--deadline-every", "0.1")
     idle, _ = stream_account(base)  # never connects
@@ -297,13 +305,19 @@ def test_a_game_ended_by_forfeit_does_not_stall_its_open_tournament(web, http, w
     tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
     final = follow(http, base, tid, 120)  # about 5 s of timeouts; room for a loaded machine
     assert final["status"] == "finished", final["progress"]
-    assert final["progress"]["finished"] == 2
-    assert [row["games"] for row in final["standings"]] == [2, 2]
-    assert [row["forfeits"] for row in final["standings"]] == [0, 2]
-    assert [row["wins"] for row in final["standings"]] == [2, 0]
+    assert final["progress"]["finished"] == 0 and final["progress"]["cancelled"] == 2
+    assert [row["games"] for row in final["standings"]] == [0, 0]
+    assert [row["wins"] for row in final["standings"]] == [0, 0]
     export = http.get(f"{base}/v1/tournaments/{tid}/standings.json").json()
-    assert all(o["ended"] == "forfeit" and o["scores"] == [None, None] for o in export["outcomes"])
-    wait_for(lambda: _ladder_games(http, base, idle) == 2, 30)
+    assert export["outcomes"] == [] and export["cancelled_games"] == [0, 1]
+    settling = [seeds.game_id(tid, index) for index in (0, 1)]
+
+    def settled() -> bool:
+        return all(redis_client.zscore(keys.games_to_settle(), g) is None for g in settling)
+
+    wait_for(settled, 30, "the games settled")
+    assert LadderStore(redis_client).sequence_of(settling) == [None, None]
+    assert _ladder_games(http, base, idle) is None
 
 
 def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(

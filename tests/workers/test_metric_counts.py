@@ -17,6 +17,7 @@ from application.compaction import compact_due
 from application.games import GameService
 from application.webhooks import FAILED, MOVED, WebhookCaller
 from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from tests.support.consent import consent
 from tests.support.metrics_text import samples, value
 
 CARD = "keltis-card"
@@ -39,7 +40,9 @@ def _webhook_game(redis_client, server) -> tuple[GameService, str]:
     server.secret = created.webhook_secret
     service = GameService(redis_client)
     players = [{"account": created.record.name}, {"bot": "greedy"}]
-    record, _, _ = service.create(CARD, players, {}, clock=DAY)
+    record, _, _ = service.create(
+        CARD, players, {}, clock=DAY, consenting=consent(players[0]["account"])
+    )
     return service, record.game_id
 
 

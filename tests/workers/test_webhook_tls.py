@@ -18,6 +18,7 @@ from application.webhook_http import CA_FILE_ENV
 from application.webhooks import FAILED, MOVED, WebhookCaller
 from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
 from store.webhook_calls import last_error
+from tests.support.consent import consent
 from tests.support.webhook_server import WebhookServer
 from tests.workers import processes
 from tests.workers.processes import stop
@@ -66,7 +67,9 @@ def seat_webhook(redis_client, server: WebhookServer) -> tuple[GameService, str]
     server.secret = created.webhook_secret
     service = GameService(redis_client)
     players = [{"account": created.record.name}, {"bot": "greedy"}]
-    record, _, _ = service.create(CARD, players, {}, clock=CLOCK)
+    record, _, _ = service.create(
+        CARD, players, {}, clock=CLOCK, consenting=consent(created.record.name)
+    )
     assert record.to_move == 0  # keltis-card: seat 0 opens
     return service, record.game_id
 

@@ -23,6 +23,7 @@ from store.account_turns import AccountTurns
 from store.accounts import AccountStore
 from store.clock import now_ms
 from store.webhook_calls import last_error
+from tests.support.consent import consent
 from tests.support.webhook_server import Tarpit, WebhookServer, first_legal
 from tests.workers.processes import wait_for
 from workers.webhooks import WebhookThread
@@ -77,7 +78,9 @@ def test_a_turn_is_called_once_though_an_index_refresh_makes_it_due_again(redis_
     server = webhook(held)
     name = sign_up(redis_client, server.url, server)
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY)
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY, consenting=consent(name)
+    )
     turns = AccountTurns(redis_client)
     caller = WebhookCaller(service, LOOPBACK, timeout_s=30)
     assert record.game_id in turns.claim(now_ms(), 15_000, 10_000)
@@ -105,7 +108,9 @@ def test_a_repeated_call_of_a_turn_cannot_move_twice(redis_client, webhook):
     server = webhook()
     name = sign_up(redis_client, server.url, server)
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY)
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY, consenting=consent(name)
+    )
     caller = WebhookCaller(service, LOOPBACK, timeout_s=30)
     turn = caller.prepare(record.game_id)
     assert caller.deliver(turn).kind == MOVED
@@ -124,7 +129,9 @@ def test_the_server_signs_a_timestamp_with_the_body_and_a_replay_is_refused(redi
     server = webhook()
     name = sign_up(redis_client, server.url, server)
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY)
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY, consenting=consent(name)
+    )
     assert WebhookCaller(service, LOOPBACK, timeout_s=30).call(record.game_id).kind == MOVED
     ((raw, header),) = server.calls
     fields = dict(part.split("=", 1) for part in header.split(","))
@@ -161,7 +168,9 @@ def test_odd_spellings_are_refused_or_normalised_at_call_time_too(
     port = server.url.rsplit(":", 1)[1]
     AccountStore(redis_client).set_webhook(name, f"http://{spelling}:{port}")
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY)
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY, consenting=consent(name)
+    )
     result = WebhookCaller(service, LOOPBACK, timeout_s=30).call(record.game_id)
     assert result.kind == outcome
     if outcome == FAILED:
@@ -188,7 +197,9 @@ def tarpit_games(redis_client, tarpit: Tarpit, games: int) -> tuple[str, list[st
     name = sign_up(redis_client, tarpit.url)
     service = GameService(redis_client)
     created = [
-        service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY)[0]
+        service.create(
+            CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=DAY, consenting=consent(name)
+        )[0]
         for _ in range(games)
     ]
     return name, [record.game_id for record in created]
@@ -199,7 +210,7 @@ def well_behaved_game(redis_client, webhook) -> list[WebhookServer]:
     servers = [webhook(), webhook()]
     names = [sign_up(redis_client, server.url, server) for server in servers]
     players = [{"account": name} for name in names]
-    GameService(redis_client).create(CARD, players, {}, clock=DAY)
+    GameService(redis_client).create(CARD, players, {}, clock=DAY, consenting=consent(*names))
     return servers
 
 

@@ -19,6 +19,7 @@ from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_all
 from gamelog.record import fold_entries
 from replays.verify import verify
 from store.webhook_calls import last_error
+from tests.support.consent import consent
 from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers import processes
 from tests.workers.processes import stop
@@ -65,7 +66,9 @@ def test_a_webhook_bot_plays_a_game_to_the_end_against_a_built_in_bot(
     server = webhook()
     name = sign_up(redis_client, server)
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {})
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, consenting=consent(name)
+    )
     assert record.clock["move_seconds"] == 10  # a webhook seat and no clock: 10 s
     worker = start_worker(redis_url)
     try:
@@ -86,7 +89,9 @@ def test_a_webhook_turn_shows_only_its_own_seat(redis_client, redis_url, webhook
     server = webhook()
     name = sign_up(redis_client, server)
     service = GameService(redis_client)
-    record, _, _ = service.create(CARD, [{"bot": "greedy"}, {"account": name}], {})
+    record, _, _ = service.create(
+        CARD, [{"bot": "greedy"}, {"account": name}], {}, consenting=consent(name)
+    )
     worker = start_worker(redis_url)
     try:
         wait_for(lambda: len(server.turns) >= 5)
@@ -135,7 +140,7 @@ def test_r2_a_failed_webhook_call_times_out_at_the_deadline_with_one_public_reas
     worker = start_worker(redis_url)
     registered = {w.name for w in Worker.all(connection=redis_client)}
     wait_for(lambda: worker.poll() is None and _worker_up(redis_client, registered), 30)
-    record, _, _ = service.create(CARD, players, {}, clock=clock)
+    record, _, _ = service.create(CARD, players, {}, clock=clock, consenting=consent(name))
     try:
         final = wait_for(lambda: finished(service, record.game_id), 30)
     finally:
@@ -161,7 +166,9 @@ def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, r
     name = sign_up(redis_client, server)  # allowed when registered (loopback)
     service = GameService(redis_client)
     clock = {"move_seconds": 5, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
-    record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=clock)
+    record, _, _ = service.create(
+        CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=clock, consenting=consent(name)
+    )
     worker = start_worker(redis_url, KELTIS_WEBHOOK_ALLOW="10.0.0.0/8")
     try:
         final = wait_for(lambda: finished(service, record.game_id), 30)
@@ -227,7 +234,9 @@ def test_a_webhook_turn_rings_the_doorbell_of_an_idle_webhook_thread(
         time.sleep(0.3)  # the thread is idle in its 30 s wait
         service = GameService(redis_client)
         started = time.monotonic()
-        record, _, _ = service.create(CARD, [{"account": name}, {"bot": "greedy"}], {})
+        record, _, _ = service.create(
+            CARD, [{"account": name}, {"bot": "greedy"}], {}, consenting=consent(name)
+        )
         wait_for(lambda: server.turns, 15)
         assert time.monotonic() - started < 10.0  # woken, not at its 30 s look
         assert server.turns[0]["game"] == record.game_id
