@@ -19,6 +19,7 @@ from application import auth
 from application.errors import AccountNotFound, NameTaken, Unauthenticated
 from application.name_skeleton import skeleton
 from application.ratings import account_ratings
+from application.reserved_names import is_reserved
 from application.webhooks_policy import WebhookPolicy
 from domain.registry import game_names
 from store import archive_listing, notify
@@ -56,8 +57,14 @@ class AccountService:
 
     def sign_up(self, name: str, bot: bool, webhook: str | None) -> NewAccount:
         """A new account; NameTaken when the name is taken (ignoring case),
-        or looks like a taken one (application.name_skeleton), WebhookNotAllowed for a
-        webhook outside the allow-list."""
+        or looks like a taken one (application.name_skeleton) or a reserved one (a built-in
+        bot's, a level's, the service's words: application.reserved_names),
+        WebhookNotAllowed for a webhook outside the allow-list."""
+        if is_reserved(name):
+            raise NameTaken(
+                f"the name {name!r} is reserved: it reads as a built-in bot's, a level's or"
+                " one of the service's words"
+            )
         if webhook is not None:
             self.policy.check(webhook)
         key, secret = auth.new_account_key(), secrets.token_urlsafe(SECRET_BYTES)
