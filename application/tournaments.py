@@ -31,6 +31,7 @@ from replays.build import build_replay
 from replays.files import dump_replay
 from store import tokens
 from store.accounts import AccountStore
+from store.clock import now_ms
 from store.cursor import Position
 from store.ladder import LadderStore
 from store.tournaments import ARCHIVE_QUEUED, ARCHIVE_READY, TournamentStore
@@ -58,6 +59,7 @@ from tournaments.summary import (
 MAX_APPEND_ATTEMPTS = 5
 ORGANISER_PREFIX = "kt_"
 ORGANISER_BYTES = 24
+LEASE_FRESH_MS = 60_000  # a fast-path game takes well under a second
 
 
 class TournamentGameStuck(DomainError):
@@ -203,11 +205,22 @@ def progress_counts(
 
 
 def require_finished(store: TournamentStore, tid: str) -> TournamentSpec:
-    """The spec of a tournament whose games are all over; TournamentRunning otherwise."""
+    """The spec of a tournament whose games are all over, or that was cancelled and has no
+    game job at work (its unplayed games never come: waiting for them kept a cancelled
+    tournament from its archive forever); TournamentRunning otherwise."""
     spec, _ = store.load(tid)
-    if store.done(tid) < spec.games:
-        raise errors.TournamentRunning("the tournament still has unfinished games")
-    return spec
+    if store.done(tid) >= spec.games:
+        return spec
+    if store.is_cancelled(tid) and not _job_at_work(store, tid):
+        return spec
+    raise errors.TournamentRunning("the tournament still has unfinished games")
+
+
+def _job_at_work(store: TournamentStore, tid: str) -> bool:
+    """Whether a game job may still be playing a game: a lease taken in the last
+    LEASE_FRESH_MS (a job renews it before each game; an older one is a dead worker's)."""
+    since = now_ms() - LEASE_FRESH_MS
+    return any(at > since for at in store.leases(tid).values())
 
 
 def archive(store: TournamentStore, tid: str) -> bytes:
@@ -369,9 +382,9 @@ def play_games(service: GameService, store: TournamentStore, tid: str, first: in
         raise ValueError(f"tournament {tid} has no job starting at game {first}")
     recorded = []
     for index in store.unrecorded(tid, games_of_job(spec, first)):
-        if store.is_cancelled(tid):
+        store.take_lease(tid, first)  # before the check: a cancelled tournament's archive
+        if store.is_cancelled(tid):  # waits for a lease, never for a game begun unseen
             break
-        store.take_lease(tid, first)
         if play_game(service, store, tid, spec, index):
             recorded.append(index)
     store.drop_lease(tid, first)
