@@ -328,12 +328,17 @@ class Challenges:
             self.shuffle(players)
         two_boards = spec["match"] == matches.TWO_BOARDS
         options = matches.first_options(spec["options"]) if two_boards else spec["options"]
+        seed = None
+        if two_boards:  # both games from the match's secret (application.matches)
+            secret = matches.match_secret(self.service.client, matches.match_id_of(stored.id))
+            seed = matches.board_seed(secret, matches.BOARDS[0])
         try:
             record, _, _ = self.service.create(
                 spec["game"],
                 players,
                 options,
                 game_id=stored.game_id,
+                seed=seed,
                 clock=spec["clock"],
                 rated=spec["rated"] and not two_boards,
                 consenting=_accounts(players),

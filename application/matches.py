@@ -10,12 +10,19 @@ entry keyed by the match id (the ladder's script dedupes it). A void first or se
 (cancelled, expired) voids the match, and so does a first game that ended before every seat
 made a move of its own (aborted, as a rated game would be). A game of a rated match is
 cancelled only before every seat moved in it, its second game never (application.cancel).
+
+Both games are seeded from the match's one server secret (`match_secret`, drawn when the
+challenge is accepted): SHA-256(utf8(f"{secret}:{board}")), so the first game's replay,
+public once it is over, predicts nothing of the second (R2); the match shows the secret's
+SHA-256 while it runs and the secret once it is over, when both seeds re-derive (R3).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
+import secrets
 
 import orjson
 import redis
@@ -84,17 +91,29 @@ def open_match(client: redis.Redis, challenge_id: str, spec: dict, first: GameRe
     return match_id
 
 
+def match_secret(client: redis.Redis, match_id: str) -> str:
+    """The match's secret (drawn once: a repeat of the challenge's start reads the same)."""
+    client.hsetnx(keys.match(match_id), "secret", secrets.token_hex(32))
+    return text(client.hget(keys.match(match_id), "secret"))
+
+
+def board_seed(secret: str, board: str) -> bytes:
+    """The seed of the match's game on `board`, from the match's secret alone."""
+    return hashlib.sha256(f"{secret}:{board}".encode()).digest()
+
+
 def load(client: redis.Redis, match_id: str) -> dict | None:
     raw = client.hgetall(keys.match(match_id))
-    if not raw:
-        return None
     data = {text(k): text(v) for k, v in raw.items()}
+    if "spec" not in data:  # none, or its secret drawn and its record not written yet
+        return None
     return {
         "id": match_id,
         "spec": orjson.loads(data["spec"]),
         "games": orjson.loads(data["games"]),
         "status": data["status"],
         "result": orjson.loads(data["result"]) if data.get("result") else None,
+        "secret": data.get("secret"),
     }
 
 
@@ -174,6 +193,7 @@ def _start_second(service: GameService, match: dict, first: GameRecord) -> None:
             [dict(seat) for seat in spec["seats"]],
             {**spec["options"], "board": BOARDS[1]},
             game_id=second_id,
+            seed=board_seed(match["secret"], BOARDS[1]) if match["secret"] else None,
             clock=spec["clock"],
             consenting=frozenset(s["account"].lower() for s in spec["seats"] if "account" in s),
         )
@@ -275,4 +295,14 @@ def present(service: GameService, match: dict) -> dict:
         "games": games,
         "scores": result["scores"] if result else None,
         "winners": result["winners"] if result else None,
+        **_seed_fields(match),
     }
+
+
+def _seed_fields(match: dict) -> dict:
+    """The commitment to the match's secret, and the secret once the match is over."""
+    secret = match["secret"]
+    if secret is None:  # a match from before seeds came from a secret: its seeds are random
+        return {"seed_sha256": None, "seed": None}
+    shown = secret if match["status"] != "running" else None
+    return {"seed_sha256": hashlib.sha256(secret.encode()).hexdigest(), "seed": shown}

@@ -21,6 +21,7 @@ from application import tournament_matches as match_cases
 from application import tournaments as use_cases
 from application.games import GameService
 from replays.verify import verify
+from store import keys as store_keys
 from store.tournaments import TournamentStore
 from tests.api.helpers import bearer
 from tests.api.test_accounts import sign_up
@@ -130,6 +131,18 @@ def test_a_two_board_challenge_match_keeps_its_second_board_unpredictable(client
     assert matches.advance(service, match_id)
     live = service.load(matches.second_game_id(accepted["game_id"]))[0]
     assert not live.finished
+    shown = client.get(f"/v1/matches/{match_id}").json
+    assert shown["seed"] is None and shown["seed_sha256"]
     text = published(client, [accepted["game_id"], live.game_id])
     text += client.get(f"/v1/matches/{match_id}").get_data(as_text=True)
-    assert_unpredictable(text, live.seed_hex)
+    secret = redis_client.hget(store_keys.match(match_id), "secret").decode()
+    assert_unpredictable(text, live.seed_hex, (secret,))
+    play_out(client, live.game_id, keys)
+    assert matches.advance(service, match_id)
+    shown = client.get(f"/v1/matches/{match_id}").json
+    assert shown["status"] == "finished" and shown["seed"]  # R3: both seeds re-derive
+    assert hashlib.sha256(shown["seed"].encode()).hexdigest() == shown["seed_sha256"]
+    for board, game_id in zip(matches.BOARDS, [accepted["game_id"], live.game_id], strict=True):
+        replay = client.get(f"/v1/games/{game_id}/replay").json
+        assert verify(replay).ok
+        assert replay["seed"] == matches.board_seed(shown["seed"], board).hex()
