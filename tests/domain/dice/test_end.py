@@ -30,7 +30,12 @@ def test_F1_game_ends_when_goal_markers_reach_threshold(players, threshold):
     markers[0]["blue"] = 4
     state = make_state(players=players, markers=markers, dice=["blue"] * 3 + ["pink"] * 2)
     state, events = apply(state, 0, {"action": "move", "color": "blue"}, ScriptedChance())
-    assert events[-1] == {"type": "game_ended", "reason": "goal_markers", "ended_by": "goal_markers", "goal_markers": threshold}
+    assert events[-1] == {
+        "type": "game_ended",
+        "reason": "goal_markers",
+        "ended_by": "goal_markers",
+        "goal_markers": threshold,
+    }
     assert RULES.phase(state) == "finished" and RULES.to_move(state) is None
     assert RULES.legal_moves(state, 0) == []
     with pytest.raises(GameOver):
@@ -69,7 +74,12 @@ def test_F1_all_four_in_goal_alone_ends_a_four_player_game_below_threshold():
     markers = {0: {"brown": 9, "yellow": 8, "pink": 7, "blue": 5}, 1: {"green": 3}}
     state = make_state(players=4, markers=markers, dice=["blue"] * 2 + ["pink"] * 3)
     _, events = apply(state, 0, {"action": "move", "color": "blue"}, ScriptedChance())
-    assert events[-1] == {"type": "game_ended", "reason": "all_markers_in_goal", "ended_by": "all_markers_in_goal", "goal_markers": 4}
+    assert events[-1] == {
+        "type": "game_ended",
+        "reason": "all_markers_in_goal",
+        "ended_by": "all_markers_in_goal",
+        "goal_markers": 4,
+    }
 
 
 def test_F1_bonus_of_the_ending_field_is_not_used():
@@ -198,7 +208,12 @@ def test_F1_F2_F3_F4_rule_book_worked_example():
     state = book_example()
     assert RULES.view(state, 0)["goal_markers"] == 7
     state, events = apply(state, 0, {"action": "move", "color": "pink"}, ScriptedChance())
-    assert events[-1] == {"type": "game_ended", "reason": "goal_markers", "ended_by": "goal_markers", "goal_markers": 8}
+    assert events[-1] == {
+        "type": "game_ended",
+        "reason": "goal_markers",
+        "ended_by": "goal_markers",
+        "goal_markers": 8,
+    }
     result = RULES.result(state)
     assert result["scores"] == [20, 19, 14, 17]
     assert result["winners"] == [0] and not result["shared"]
