@@ -9,8 +9,6 @@ and digits, separators left out: `level-1`, `Level_I` and `level1` all read as `
 
 from __future__ import annotations
 
-from functools import cache
-
 from application.name_skeleton import skeleton
 from domain.registry import game_names, get_rules
 
@@ -50,9 +48,9 @@ def _folded(name: str) -> str:
     return skeleton(name.translate(SEPARATORS))
 
 
-@cache
 def reserved() -> frozenset[str]:
-    """The folded forms of every reserved name (the bots of every game registered)."""
+    """The folded forms of every reserved name (the bots of every game registered now: a
+    package may register a game after start, so this is not cached; it is a few dozen)."""
     bots = {bot for game in game_names() for bot in get_rules(game).bots}
     return frozenset(_folded(word) for word in bots | SERVICE_WORDS)
 
