@@ -84,4 +84,4 @@ def test_keltis_export_reports_a_refused_filter(live_stack, tmp_path):
         cli, ["export", "--server", live_stack.base_url, "--account", "x", "-o", tmp_path / "o"]
     )
     assert refused.exit_code == 1
-    assert "422" in refused.output
+    assert "400" in refused.output  # a malformed query: invalid_query

@@ -165,13 +165,15 @@ def test_a_webhook_outside_the_allow_list_at_call_time_times_out(redis_client, r
     server = webhook()
     name = sign_up(redis_client, server)  # allowed when registered (loopback)
     service = GameService(redis_client)
-    clock = {"move_seconds": 5, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
+    # The deadline leaves a loaded machine's worker time to start and try the call first.
+    clock = {"move_seconds": 20, "bank_seconds": 0, "fallback": "random", "max_timeouts": 1}
     record, _, _ = service.create(
         CARD, [{"account": name}, {"bot": "greedy"}], {}, clock=clock, consenting=consent(name)
     )
     worker = start_worker(redis_url, KELTIS_WEBHOOK_ALLOW="10.0.0.0/8")
     try:
-        final = wait_for(lambda: finished(service, record.game_id), 30)
+        wait_for(lambda: last_error(redis_client, name.lower()), 60)
+        final = wait_for(lambda: finished(service, record.game_id), 60)
     finally:
         stop(worker)
     entries = service.entries_after(record.game_id, 0, 10_000)
