@@ -41,7 +41,8 @@ def _table(browser) -> str:
     _wait(
         browser,
         lambda: "/play/" in browser.current_url,
-        timeout=POOL_WAIT_S + 20.0,  # a pool bot comes only after the pool's wait
+        # A pool bot comes only after the pool's wait; a loaded worker pairs late.
+        timeout=POOL_WAIT_S + 60.0,
         what="the table page",
     )
     return browser.current_url.rsplit("/", 1)[1]
