@@ -11,12 +11,7 @@ from __future__ import annotations
 import redis
 
 from store import keys
-
-# KEYS[1] the lease; ARGV[1] its holder's token. Drops the lease only if still held.
-END_LEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+from store.eventstore import load_script
 
 
 class DerivedStore:
@@ -24,7 +19,7 @@ class DerivedStore:
 
     def __init__(self, client: redis.Redis):
         self.client = client
-        self._end_lease = client.register_script(END_LEASE)
+        self._end_lease = client.register_script(load_script("lease_release.lua"))
 
     def read(self, game_id: str, name: str, parts: tuple[str, ...]) -> dict[str, bytes] | None:
         """The answer's `parts`, or None unless every one is stored."""

@@ -20,6 +20,7 @@ from store import keys
 from store.clock import now_ms
 from store.codec import text
 from store.cursor import Pager, Position
+from store.eventstore import load_script
 from tournaments.errors import TournamentNotFound
 from tournaments.seeds import TOURNAMENT_ID_PATTERN
 from tournaments.spec import TournamentSpec
@@ -73,12 +74,6 @@ end
 return {recorded, redis.call('HLEN', KEYS[1]), 1}
 """
 
-# KEYS[1] the tick lease; ARGV[1] its holder's token. Drops the lease only if still held.
-END_TICK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
 
 class TournamentStore:
     """Reads and writes tournament records."""
@@ -87,7 +82,7 @@ class TournamentStore:
         self.client = client
         self._hand_on = client.register_script(HAND_ON)
         self._record_outcome = client.register_script(RECORD_OUTCOME)
-        self._end_tick = client.register_script(END_TICK)
+        self._end_tick = client.register_script(load_script("lease_release.lua"))
 
     # ----- spec ----------------------------------------------------------------------
 
