@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test bench lint format clean screenshots axe
+.PHONY: install run worker test bench docs lint format clean screenshots axe
 
 $(STAMP): requirements.txt pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,14 @@ $(STAMP): requirements.txt pyproject.toml clients/python/pyproject.toml
 
 install: $(STAMP)
 
+# CONNECTIONS: simultaneous connections per web process (2 processes; serve's default 200);
+# all but a quarter (at most 500) may be held streams: 300 streams in all by default. For N
+# streams give about N / 2 + 10% + 500, e.g. `make run CONNECTIONS=6000` for 10,000 (each
+# idle stream is an open file and some KB: docs/OPERATIONS.md, "Many streams on one machine").
+CONNECTIONS ?=
+
 run: install
-	$(BIN)/keltis serve --port $(PORT)
+	$(BIN)/keltis serve --port $(PORT)$(if $(CONNECTIONS), --connections $(CONNECTIONS))
 
 worker: install
 	$(BIN)/keltis worker
@@ -25,7 +31,7 @@ worker: install
 # The suite runs in TEST_WORKERS parallel processes (pytest-xdist), a test file per process
 # at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores. (Handing
 # the files with slow tests out first was faster, but ran the heaviest files all at once, and
-# the niced tournament workers' tests then missed their deadlines: issue 27's note.)
+# the niced tournament workers' tests then missed their deadlines.)
 TEST_WORKERS ?= 4
 
 test: install
@@ -45,6 +51,11 @@ axe: $(AXE_JS)
 
 bench: install
 	$(BIN)/python -m bench
+
+# The documentation site (mkdocs, pinned, offline) from docs/ into var/site/; strict: a
+# broken link, a missing anchor or a page left out of mkdocs.yml's nav fails the build.
+docs: install
+	$(BIN)/mkdocs build --strict
 
 # Screenshots of the web client (lobby, card table, dice table) for the README.
 screenshots: install

@@ -2,32 +2,36 @@
 
 from __future__ import annotations
 
-import os
-
 from flask import Flask
 
+import settings
+
 MAX_BODY_BYTES = 64 * 1024
-MAX_EVENTS_WAIT_S = 30.0
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """The application: config from the environment, overridden by `test_config`."""
     app = Flask(__name__)
+    configured = settings.current()
     app.config.from_mapping(
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL") or None,
+        REDIS_URL=configured.redis_url or DEFAULT_REDIS_URL,
+        RQ_REDIS_URL=configured.rq_redis_url,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
-        MAX_EVENTS_WAIT_S=float(os.environ.get("KELTIS_MAX_EVENTS_WAIT_S", MAX_EVENTS_WAIT_S)),
+        MAX_EVENTS_WAIT_S=configured.max_events_wait_s,
         ENQUEUE_BOTS=True,
         JSON_SORT_KEYS=False,
     )
     if test_config:
         app.config.update(test_config)
-    from api.json_provider import OrjsonProvider
+    from api.core.json_provider import OrjsonProvider
 
     app.json = OrjsonProvider(app)
 
-    from api import errors, extensions, games, headers, meta, observe, quotas, ratelimit
+    from api.core import errors, extensions, observe, quotas, ratelimit
+    from api.games import endpoints as games
+    from api.games import headers
+    from api.operations import meta
 
     extensions.init_app(app)
     errors.init_app(app)
@@ -37,7 +41,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     quotas.init_app(app)
     app.register_blueprint(meta.blueprint)
     app.register_blueprint(games.blueprint)
-    from api import accounts, arenas, ratings, replays, streams, tournaments, webclient
+    from api import webclient
+    from api.accounts import endpoints as accounts
+    from api.arenas import endpoints as arenas
+    from api.games import replays
+    from api.ladder import endpoints as ratings
+    from api.live import endpoints as streams
+    from api.tournaments import endpoints as tournaments
 
     app.register_blueprint(replays.blueprint)
     app.register_blueprint(tournaments.blueprint)
@@ -47,25 +57,25 @@ def create_app(test_config: dict | None = None) -> Flask:
     webclient.compression.init_app(app)
     accounts.init_app(app)
     streams.init_app(app)
-    from api import budget
+    from api.games import budget
 
     budget.init_app(app)
-    from api import people  # issue 24: an account's public games and rating history
+    from api.accounts import people  # an account's public games and rating history
 
     app.register_blueprint(people.blueprint)
-    from api import challenges
+    from api.challenges import endpoints as challenges
 
     challenges.init_app(app)
-    from api import seeks
+    from api.seeks import endpoints as seeks
 
     seeks.init_app(app)
-    from api import analysis  # issue 25: analysis of a finished game
+    from api.bots import endpoints as analysis  # analysis of a finished game
 
     analysis.init_app(app)
-    from api import metrics_endpoint  # issue 27: GET /metrics, for the operator only
+    from api.core import metrics_endpoint
 
     metrics_endpoint.init_app(app)
-    from api import fast_moves  # issue 27: a move's requests without Flask's machinery
+    from api.games import fast_moves  # a move's requests without Flask's machinery
 
     fast_moves.init_app(app)  # last: it reads what the others put in app.extensions
     return app

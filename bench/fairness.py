@@ -10,7 +10,7 @@ work was still unfinished when the last reply came (so the figure was taken unde
 
   person_bot_turn_p99_ms: the goal is under 500 ms.
 
-Then, on a fresh stack, the cost attack (issue 23 item 7): an anonymous client asks for a
+Then, on a fresh stack, the cost attack: an anonymous client asks for a
 tournament of four `mcts:5000` bots, 10,000 games, concurrency 64 (refused up front by its
 bot CPU budget), then spends what its budget accepts on all-bot games of searching bots,
 while the person plays as above:
@@ -164,7 +164,7 @@ def _attack(http: Connection) -> tuple[str, float]:
 
 
 def _game_cost(players: list[dict]) -> float:
-    from application.estimate import game_seconds
+    from application.budget.estimate import game_seconds
     from domain.registry import get_rules
 
     return game_seconds(get_rules(CARD), players)

@@ -1,4 +1,4 @@
-"""Where a move's time goes without HTTP: the app called in one process (issue 15, item 5).
+"""Where a move's time goes without HTTP: the app called in one process.
 
 The same moves as `bench.api` (2-player keltis-card games of two people, a POST per move
 and a GET /moves when the turn passes), but each request is a direct call of the Flask
@@ -34,7 +34,7 @@ import time
 from werkzeug.test import EnvironBuilder
 
 from bench.api import GameClient, served_stack
-from store.connection import store_client
+from store.core.connection import store_client
 
 MOVES = int(os.environ.get("KELTIS_BENCH_INPROC_MOVES", "3000"))
 GAMES = 8  # played in turn, so that caches hold several games as a server's would
@@ -86,7 +86,7 @@ def healthz_calls(connection: WsgiConnection, checks: int) -> tuple[float, float
 
 def healthz_view_us(app) -> float:
     """Microseconds of the /healthz view function alone (no Flask around it)."""
-    from api import meta
+    from api.operations import meta
 
     with app.test_request_context("/healthz"):
         started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""A replaced key's held requests (issue 23 item 4): how long after POST /v1/me/key every
+"""A replaced key's held requests: how long after POST /v1/me/key every
 stream and long poll the old key opened has ended, on the stack as `keltis serve` runs it
 (gunicorn with several processes, so the requests land on different processes).
 

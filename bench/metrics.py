@@ -1,4 +1,4 @@
-"""Metrics benchmark (issue 27): the cost of a scrape of GET /metrics while the service is busy.
+"""Metrics benchmark: the cost of a scrape of GET /metrics while the service is busy.
 
 Starts the stack as `keltis serve` runs it (2 gunicorn processes, 2 `keltis worker`
 processes, one multiprocess metrics directory) with an operator metrics token. Load: 8
@@ -6,7 +6,7 @@ clients play human-vs-human keltis-card games over HTTP (bench.api's GameClient)
 all-bot games keep the workers busy (a new batch whenever the bulk queue runs dry). Meanwhile
 one scraper fetches /metrics back to back. Prints the scrape latency (p50, p99), the size
 of an exposition, its number of series, and the per-request cost of the request hook
-(api.observe: clock reads, counter and histogram, JSON log line), measured in process.
+(api.core.observe: clock reads, counter and histogram, JSON log line), measured in process.
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def _p99(values: list[float]) -> float:
 def scrape_cpu_ms(stack, count: int = 50) -> float:
     """CPU milliseconds one scrape costs (this thread's CPU time, so the machine's other load
     does not count): the same files and Redis gauges as the server's GET /metrics."""
-    from application.metrics_scrape import scrape
-    from store.connection import queue_client, store_client
+    from application.operations.metrics_scrape import scrape
+    from store.core.connection import queue_client, store_client
 
     store = store_client(stack.redis_url)
     queue = queue_client(stack.redis_url)
@@ -103,7 +103,7 @@ def scrape_cpu_ms(stack, count: int = 50) -> float:
 
 
 def request_hook_us() -> float:
-    """Microseconds the request hook (api.observe) adds to one request: measured in a
+    """Microseconds the request hook (api.core.observe) adds to one request: measured in a
     process of its own in multiprocess mode (values in mmapped files), as gunicorn's are."""
     with tempfile.TemporaryDirectory(prefix="keltis-bench-metrics-") as directory:
         env = {**os.environ, MULTIPROC_ENV: directory}
@@ -121,7 +121,7 @@ def _dev_null():
 def _hook_us_here() -> float:
     from flask import Flask
 
-    from api import observe
+    from api.core import observe
 
     app = Flask(__name__)
     answered = observe.observer(_dev_null())
@@ -161,7 +161,7 @@ def run() -> None:
     figure("metrics_scrape_cpu_ms", f"{cpu_ms:.2f}", "CPU of one scrape, apart from the load")
     figure("metrics_scrape_bytes", found["bytes"])
     figure("metrics_series", found["series"])
-    figure("metrics_request_hook_us", f"{request_hook_us():.1f}", "api.observe per request")
+    figure("metrics_request_hook_us", f"{request_hook_us():.1f}", "api.core.observe per request")
 
 
 if __name__ == "__main__":

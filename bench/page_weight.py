@@ -1,4 +1,4 @@
-"""Bytes a person's browser transfers for the web client's pages (issue 26 item 10): the
+"""Bytes a person's browser transfers for the web client's pages: the
 lobby and a card table, on a first visit (empty cache) and on a second visit (the browser's
 cache), the game's own data (/v1/) left out. Goal: a second visit under 5 KB (5120).
 

@@ -75,6 +75,7 @@ def fuzz() -> None:
                 "REDIS_URL": server.url,
                 "TESTING": True,
                 "MAX_EVENTS_WAIT_S": 0.01,
+                "STREAM_MAX_S": 0.2,  # a stream of the live game would hold an hour
                 "RATELIMIT_ENABLED": False,
                 "QUOTAS_ENABLED": False,
             }

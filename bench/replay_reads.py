@@ -33,9 +33,9 @@ ACCEPT = {"Accept-Encoding": "gzip, br"}
 
 def longest_game(redis_url: str) -> tuple[str, int]:
     """The longest finished game, played in process on the stack's Redis: (id, version)."""
-    from application.games import GameService
+    from application.games.service import GameService
     from devtools.long_games import longest_card_game
-    from store.connection import store_client
+    from store.core.connection import store_client
 
     client = store_client(redis_url)
     try:

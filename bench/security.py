@@ -1,6 +1,6 @@
 """Side-channel benchmark: can a forged token tell the cards in a hand by timing?
 
-The probe of issue 10: against the served stack, a forged token of the seat to move
+The probe: against the served stack, a forged token of the seat to move
 (`<game>.<seat>.<garbage>`) posts `{"action": "discard", "card": C}` for every card name,
 round after round. Cards in that seat's hand would be legal moves, the others illegal; if
 the server decided anything for an unverified seat, the legal ones would answer slower.

@@ -8,7 +8,7 @@ seekers' streams (a line before the answer counts as 0). Prints seek_pairing_p50
 seek_pairing_p99_ms (goal: p99 under 1,000 ms with 200 accounts seeking at once).
 
 Every client is one address: the bench lifts the per-address bound on open seeks, as
-bench.api.served_stack lifts the one on held streams (api.holds); no pool bots.
+bench.api.served_stack lifts the one on held streams (api.core.holds); no pool bots.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stream-flood benchmark (issue 23 item 5): /healthz and other clients' moves while one
+"""Stream-flood benchmark: /healthz and other clients' moves while one
 address tries to hold 1,000 game streams.
 
 Starts the stack as `keltis serve` (make run) runs it: gunicorn with its default processes and
@@ -27,7 +27,7 @@ import time
 from collections import Counter
 from contextlib import contextmanager
 
-from application import holds
+from application.live import holds
 from bench.api import served_stack
 from bench.loadgen import loopback_address, percentile
 from devtools.environment import overridden

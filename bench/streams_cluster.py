@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import settings
 from bench.api import served_stack
 from bench.streams import CONNECTIONS, measure
 from devtools.redis_binaries import system_redis_server
@@ -23,11 +24,13 @@ def run() -> None:
     with RedisClusterHarness(binary=binary) as cluster, RedisServer() as queue:
         url = cluster.url.replace("redis://", "redis+cluster://")
         os.environ["RQ_REDIS_URL"] = queue.url
+        settings.reload()
         try:
             with served_stack(connections=CONNECTIONS, redis_url=url) as stack:
                 figures = measure(stack.base_url)
         finally:
             os.environ.pop("RQ_REDIS_URL", None)
+            settings.reload()
     print(f"notify_cluster_streams_open: {figures['open']}")
     print(f"notify_cluster_p50_ms: {figures['p50']:.2f}")
     print(f"notify_cluster_p99_ms: {figures['p99']:.2f}")

@@ -1,4 +1,4 @@
-"""Weight of the web table (issue 26): the files `/play/<id>` loads, found by following
+"""Weight of the web table: the files `/play/<id>` loads, found by following
 play.html's style sheet and module imports, as served (raw) and gzip-compressed. Prints
 table_files, table_bytes and table_gzip_bytes; the game's own data comes on top.
 

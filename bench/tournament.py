@@ -81,8 +81,8 @@ def _wait_for_workers(client, count: int, timeout_s: float = 30.0) -> None:
 def tournament_seconds(client, bots: list[str], games: int, seed: str, timeout_s=None) -> float:
     """Wall-clock seconds of one keltis-card tournament on the running workers, stored and
     dispatched as POST /v1/tournaments does (RuntimeError past `timeout_s`)."""
-    from application.jobs import dispatch_next
-    from store.tournaments import TournamentStore
+    from application.operations.jobs import dispatch_next
+    from store.tournaments.records import TournamentStore
     from tournaments import seeds
     from tournaments.spec import make_spec
 

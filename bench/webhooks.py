@@ -20,7 +20,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from application.webhooks import verify
+from application.bots.webhook_turns import verify
 from bench.api import Connection, served_stack
 from bench.figures import figure
 

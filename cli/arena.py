@@ -1,4 +1,4 @@
-"""`keltis arena open|list|close`: the operator's arenas (application.arenas).
+"""`keltis arena open|list|close`: the operator's arenas (application.arenas.service).
 
 Without `--server` the command works on the service's Redis directly (`--redis-url`, default
 var/redis.url), as the operator who runs it; with `--server URL` it calls the API with the
@@ -11,15 +11,15 @@ import json
 
 import click
 
-from application.arenas import OPERATOR_ENV
+from application.arenas.service import OPERATOR_ENV
 
 MINUTE_MS = 60_000
 
 
 def _redis_store(redis_url):
-    from store.arenas import ArenaStore
-    from store.connection import store_client
-    from store.locate import NoRedisConfigured, redis_url_from_env
+    from store.arenas.records import ArenaStore
+    from store.core.connection import store_client
+    from store.core.locate import NoRedisConfigured, redis_url_from_env
 
     try:
         url = redis_url or redis_url_from_env()
@@ -86,8 +86,8 @@ def arena():
 @redis_option
 def open_(name, game, players, clock, max_timeouts, minutes, bots, server, token, redis_url):
     """Open an arena now for MINUTES; prints its id."""
-    from application import arenas
-    from store.clock import now_ms
+    from application.arenas import service as arenas
+    from store.core.clock import now_ms
 
     body = {
         "name": name,
@@ -111,7 +111,7 @@ def open_(name, game, players, clock, max_timeouts, minutes, bots, server, token
 @redis_option
 def list_(as_json, server, redis_url):
     """The newest arenas."""
-    from application import arenas
+    from application.arenas import service as arenas
 
     if server:
         found = _call(server, None, "GET", "/v1/arenas?limit=100")["arenas"]
@@ -131,7 +131,7 @@ def list_(as_json, server, redis_url):
 @redis_option
 def close(arena_id, server, token, redis_url):
     """Close an arena now: no game starts any more; running ones finish."""
-    from application import arenas
+    from application.arenas import service as arenas
 
     if server:
         found = _call(server, token, "POST", f"/v1/arenas/{arena_id}/close")

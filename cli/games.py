@@ -24,8 +24,8 @@ def games(redis_url, stalled, long_, min_version):
     current version (id, version, since, failures, reason), longest stalled first; with
     --long, those in play at --min-version or beyond (id, game, status, version, created,
     seats), longest first."""
-    from store.connection import store_client
-    from store.locate import NoRedisConfigured, redis_url_from_env
+    from store.core.connection import store_client
+    from store.core.locate import NoRedisConfigured, redis_url_from_env
 
     if stalled == long_:
         raise click.UsageError("say which games: --stalled or --long")
@@ -40,8 +40,8 @@ def games(redis_url, stalled, long_, min_version):
 
 
 def _stalled(client) -> None:
-    from application.games import GameService
-    from application.stalls import stalled_games
+    from application.games.service import GameService
+    from application.games.stalls import stalled_games
 
     found = stalled_games(GameService(client))
     for game in found:
@@ -53,7 +53,7 @@ def _stalled(client) -> None:
 
 
 def _long(client, min_version: int | None) -> None:
-    from application.long_games import LONG_VERSIONS, long_games
+    from application.games.long_games import LONG_VERSIONS, long_games
 
     threshold = min_version or LONG_VERSIONS
     found = long_games(client, threshold)

@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "games": "cli.games:games",
     "export": "cli.export:export",
     "arena": "cli.arena:arena",
+    "config": "cli.config:config",
 }
 
 

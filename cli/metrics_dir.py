@@ -1,6 +1,6 @@
 """The multiprocess directory of prometheus_client for one `keltis serve`: every gunicorn
 and worker process it starts writes its metric files there (PROMETHEUS_MULTIPROC_DIR), and
-`GET /metrics` sums them (application.metrics_scrape)."""
+`GET /metrics` sums them (application.operations.metrics_scrape)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from application.metrics_scrape import MULTIPROC_ENV
+from application.operations.metrics_scrape import MULTIPROC_ENV
 
 __all__ = ["MULTIPROC_ENV", "fresh_metrics_dir", "remove_metrics_dir"]
 

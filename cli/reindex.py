@@ -9,21 +9,35 @@ import click
 @click.command()
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def reindex(redis_url):
-    """Rewrite the listing and bot-turn indexes of every stored game from its log, file
-    the finished rated games missing from the ladder for settling, and index the look-alike
-    skeleton of accounts made before skeletons were."""
-    from application.games import GameService
-    from application.name_skeleton import skeleton
-    from application.settle import requeue_unsettled
-    from store.accounts import AccountStore
-    from store.connection import store_client
-    from store.locate import NoRedisConfigured, redis_url_from_env
+    """Move the open seeks, challenges, two-board matches and the ladder's ratings from
+    their keys of before they were spread over a cluster's slots, rewrite the listing and
+    bot-turn indexes of every stored game from its log, file the finished rated games
+    missing from the ladder for settling, and index the look-alike skeleton of accounts
+    made before skeletons were."""
+    from application.accounts.name_skeleton import skeleton
+    from application.games.service import GameService
+    from application.games.settle import requeue_unsettled
+    from store.accounts.records import AccountStore
+    from store.challenges.migrate import move_legacy_challenges
+    from store.core.connection import store_client
+    from store.core.locate import NoRedisConfigured, redis_url_from_env
+    from store.ladder.migrate import move_legacy_ladder
+    from store.seeks.migrate import move_legacy_seeks
 
     try:
         url = redis_url or redis_url_from_env()
     except NoRedisConfigured as error:
         raise click.ClickException(str(error)) from error
     service = GameService(store_client(url))
+    seeks = move_legacy_seeks(service.client)
+    if seeks:
+        click.echo(f"moved {seeks} open seeks to their new keys")
+    moved = move_legacy_challenges(service.client)
+    if moved:
+        click.echo(f"moved {moved} keys of challenges and matches to their new names")
+    moved = move_legacy_ladder(service.client)
+    if moved:
+        click.echo(f"moved {moved} keys of the ladder's ratings to their game types' slots")
     count = service.rebuild_index()
     click.echo(f"reindexed {count} games")
     unsettled = requeue_unsettled(service)

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import click
 
-from api.metrics_endpoint import BIND_ENV as METRICS_BIND_ENV
-from api.metrics_endpoint import metrics_bind
-from api.request_log import SETTING as REQUEST_LOG_SETTING
-from application import holds
+import settings
+from api.core.metrics_endpoint import metrics_bind
+from api.core.request_log import SETTING as REQUEST_LOG_SETTING
+from application.live import holds
 from cli.checkout_lock import CheckoutLock
 from cli.metrics_dir import MULTIPROC_ENV, fresh_metrics_dir, remove_metrics_dir
 from cli.operator_token import FILE_NAME as OPERATOR_TOKEN_FILE
 from cli.operator_token import local_operator_token
 from cli.supervise import GaveUp, Supervisor
-from store.connection import POOL_SIZE_ENV, pool_size
+from store.core.connection import POOL_SIZE_ENV, pool_size
 
 VAR_DIR = Path("var")
 REQUEST_LOG_FILE = "requests.log"
@@ -41,15 +41,39 @@ WEB_CONNECTIONS = 200
 # over the processes; on one shared socket a busy process tends to accept nearly every
 # keep-alive connection while the other idles.
 WEB_OPTIONS = ("--reuse-port",)
-HOOKS = "python:api.gunicorn_hooks"  # child_exit: a dead process's live gauges are dropped
+HOOKS = (
+    "python:api.operations.gunicorn_hooks"  # child_exit: a dead process's live gauges are dropped
+)
+
+
+# Redis connections per pool of a process serving many connections: most of them are held
+# streams, which wait on the process's one pub/sub connection and not on the pool.
+WEB_POOL_AT_MOST = 500
 
 
 def web_pool_size(connections: int) -> int:
     """Redis connections per pool of one gunicorn process: one per request it may run at
-    once (`connections`), or KELTIS_REDIS_POOL_SIZE when that asks for more."""
-    if os.environ.get(POOL_SIZE_ENV, "").strip():
-        return max(connections, pool_size())
-    return connections
+    once (`connections`, at most WEB_POOL_AT_MOST), or KELTIS_REDIS_POOL_SIZE when that asks
+    for more."""
+    wanted = min(connections, WEB_POOL_AT_MOST)
+    if settings.current().from_environment(POOL_SIZE_ENV):
+        return max(wanted, pool_size())
+    return wanted
+
+
+def raise_file_limit(connections: int) -> None:
+    """A soft limit of open files that fits `connections` per process (each one a socket,
+    and one Redis connection per pool slot beside them), up to the hard limit; children
+    inherit it."""
+    import resource
+
+    wanted = connections + 2 * WEB_POOL_AT_MOST + 256
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def gunicorn_command(
@@ -79,7 +103,8 @@ def gunicorn_command(
 @dataclass
 class LocalStack:
     """Processes started for one service (supervised: cli.supervise), stopped together,
-    children first, then the local Redis, then the checkout's lock."""
+    children first (web, then workers: cli.supervise), then the local Redis, then the
+    checkout's lock."""
 
     redis_url: str
     base_url: str = ""
@@ -100,8 +125,8 @@ class LocalStack:
         return None if child is None else child.process
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        """SIGTERM every child, wait, SIGKILL stragglers; then stop the local Redis (even
-        with other clients connected) and drop var/redis.url and the lock."""
+        """Stop the children (web, then workers; SIGKILL stragglers), then the local Redis
+        (even with other clients connected); drop var/redis.url and the lock."""
         try:
             self.supervisor.stop(timeout_s)
         finally:
@@ -110,7 +135,9 @@ class LocalStack:
             if self.url_file is not None and self.url_file.exists():
                 self.url_file.unlink()
             if self.redis_server is not None:
+                began = time.monotonic()
                 stop_local_redis(self.redis_server)
+                self.supervisor.log(f"stopped the local Redis in {time.monotonic() - began:.1f}s")
                 self.redis_server = None
             if self.lock is not None:
                 self.lock.release()
@@ -184,10 +211,10 @@ def stop_local_redis(server, timeout_s: float = 10.0) -> None:
 
 
 def metrics_listener() -> tuple[str, ...]:
-    """gunicorn's extra `--bind` of KELTIS_METRICS_BIND (api.metrics_endpoint), checked
+    """gunicorn's extra `--bind` of KELTIS_METRICS_BIND (api.core.metrics_endpoint), checked
     free like the API's own port; none without the setting. RuntimeError when it is not
     host:port or is taken."""
-    setting = os.environ.get(METRICS_BIND_ENV, "").strip()
+    setting = settings.current().metrics_bind
     if not setting:
         return ()
     try:
@@ -221,6 +248,7 @@ def start_stack(
     CheckoutInUse (a RuntimeError) when another serve holds `var_dir`."""
     supervisor = supervisor or Supervisor()
     ensure_port_free(host, port)
+    raise_file_limit(connections)
     metrics_binds = metrics_listener()
     server = lock = None
     if redis_url is None:  # var/ is this serve's alone (cli.checkout_lock) until it stops
@@ -239,6 +267,9 @@ def start_stack(
         stack.metrics_dir = fresh_metrics_dir(var_dir, exclusive=lock is not None)
         env[MULTIPROC_ENV] = str(stack.metrics_dir)  # every process's metrics (GET /metrics)
         env.setdefault("KELTIS_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")  # local example bots
+        # people and bots trying the service on this machine share its address: they may
+        # still meet in the rated pool (a public deployment leaves this unset)
+        env.setdefault("KELTIS_SEEK_SHARED_NETWORKS", "127.0.0.0/8,::1/128")
         if server is not None:  # this serve's own data: its operator opens arenas
             env.setdefault("KELTIS_OPERATOR_TOKEN", local_operator_token(var_dir))
         output = subprocess.DEVNULL if quiet else None
@@ -280,7 +311,10 @@ def wait_until_healthy(stack: LocalStack, timeout_s: float = 30.0) -> None:
     "--connections",
     default=WEB_CONNECTIONS,
     show_default=True,
-    help="Simultaneous connections per gunicorn process.",
+    help="Simultaneous connections per gunicorn process; all but a quarter of them (at most "
+    "500 kept for other requests) may be held streams. For N streams over W processes give "
+    "about N / W + 10% + 500 (10,000 streams, 2 processes: 6000); each idle stream costs an "
+    "open file and some KB of memory (docs/OPERATIONS.md).",
 )
 @click.option("--bot-workers", default=1, show_default=True, help="RQ worker processes.")
 def serve(host, port, web_workers, connections, bot_workers):
@@ -288,11 +322,12 @@ def serve(host, port, web_workers, connections, bot_workers):
 
     A worker or web process that exits is restarted (1 s, 2 s, 4 s... apart); serve stops
     when one keeps failing. One serve per checkout (var/serve.lock)."""
-    redis_url = os.environ.get("REDIS_URL") or None
+    redis_url = settings.current().redis_url
     stopping = {"signal": False}
-    # One JSON line per request (api.observe) in a file, not on this terminal, unless set.
+    # One JSON line per request (api.core.observe) in a file, not on this terminal, unless set.
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault(REQUEST_LOG_SETTING, str((VAR_DIR / REQUEST_LOG_FILE).resolve()))
+    settings.reload()  # this process's settings see the file too
 
     def on_term(signum, frame):
         stopping["signal"] = True
@@ -343,7 +378,7 @@ def _announce(stack: LocalStack, redis_url: str | None) -> None:
         """-d '{"game": "keltis-card", "players": [{"name": "ann"}, """
         """{"name": "rob", "bot": "greedy"}]}'"""
     )
-    if redis_url is None and not os.environ.get("KELTIS_OPERATOR_TOKEN"):
+    if redis_url is None and not settings.current().operator_token:
         click.echo(f"Operator token (opens arenas): {VAR_DIR / OPERATOR_TOKEN_FILE}")
-    click.echo(f"Request log (one JSON line per request): {os.environ[REQUEST_LOG_SETTING]}")
+    click.echo(f"Request log (one JSON line per request): {settings.current().request_log}")
     click.echo(READY_LINE)

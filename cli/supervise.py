@@ -9,6 +9,7 @@ its own configuration and control socket; the loop below is what `keltis serve` 
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -104,18 +105,54 @@ class Supervisor:
             )
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        """SIGTERM every child, wait up to `timeout_s` in all, SIGKILL stragglers."""
-        running = [c.process for c in self.children if c.process is not None]
-        for process in running:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout_s
-        for process in running:
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        """Stop the children in the reverse order of their start, one kind at a time (the
+        web processes before the workers they hand work to; the caller stops Redis after
+        both, so no child loses it while it still works): SIGTERM a kind's children, wait
+        up to `timeout_s`, SIGKILL the process groups of stragglers (a gunicorn master's
+        workers too)."""
+        for stage in reversed(stages(self.children)):
+            began = time.monotonic()
+            killed = stop_together([c.process for c in stage if c.process is not None], timeout_s)
+            took = time.monotonic() - began
+            forced = f" ({killed} killed)" if killed else ""
+            self.log(f"stopped {kind(stage[0])} in {took:.1f}s{forced}")
         for child in self.children:
             child.due = None
         self.children.clear()
+
+
+def kind(child: Child) -> str:
+    """A child's kind: its name without a number (`worker 2` is a `worker`)."""
+    return child.name.split()[0] if child.name else ""
+
+
+def stages(children: list[Child]) -> list[list[Child]]:
+    """The children in runs of one kind, in the order they were added."""
+    found: list[list[Child]] = []
+    for child in children:
+        if found and kind(found[-1][0]) == kind(child):
+            found[-1].append(child)
+        else:
+            found.append([child])
+    return found
+
+
+def stop_together(processes: list[subprocess.Popen], timeout_s: float) -> int:
+    """SIGTERM every process, wait up to `timeout_s` in all, SIGKILL the stragglers' process
+    groups (each child leads its own session, `Child.start`); how many were killed."""
+    killed = 0
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    for process in processes:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            killed += 1
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                process.kill()
+            process.wait()
+    return killed

@@ -5,7 +5,8 @@ until every game is over; its games are ordinary stored games (replays downloada
 In-process, game k of a rotation is `keltis simulate`'s game k of the same seed; a server
 salts the seed with its own secret (R1) and publishes the salt at the end. `--format`
 picks rotation (default), round_robin or duplicate (`--games-per-table`; `--games` then
-follows and may be left out). Account entries (`@name`) play on a server only. Either way
+follows and may be left out). Account entries (`@name`) play on a server only, each once
+it entered itself: `--key` (repeatable) enters the account of each key given. Either way
 the output is the standings (games, wins, shared wins, mean score with 95% interval,
 timeouts, forfeits, openskill rating) and the pairs table (A - B per deal or per game).
 """
@@ -80,8 +81,11 @@ def run_in_process(spec, progress: bool) -> dict:
     return export_document(found, spec, outcomes)
 
 
-def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_S) -> dict:
-    """POST the tournament, poll it to the end; the standings.json document."""
+def run_on_server(
+    server: str, body: dict, progress: bool, poll_s: float = POLL_S, account_keys=()
+) -> dict:
+    """POST the tournament, enter the account of each of `account_keys` (an account plays
+    only once it entered itself), poll it to the end; the standings.json document."""
     import requests
     from tqdm import tqdm
 
@@ -92,6 +96,11 @@ def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_
             raise click.ClickException(f"the server refused: {created.text.strip()}")
         tid = created.json()["id"]
         total = created.json()["progress"]["total"]
+        for key in account_keys:
+            auth = {"Authorization": f"Bearer {key}"}
+            entered = http.post(f"{base}/v1/tournaments/{tid}/entries", headers=auth, timeout=30)
+            if entered.status_code != 200:
+                raise click.ClickException(f"an entry was refused: {entered.text.strip()}")
         with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr) as bar:
             while True:
                 state = http.get(f"{base}/v1/tournaments/{tid}", timeout=30)
@@ -137,6 +146,12 @@ def run_on_server(server: str, body: dict, progress: bool, poll_s: float = POLL_
 )
 @click.option("--seed", default=None, help="Derives every game's seed [default: random].")
 @click.option("--server", default=None, help="Run on this service (URL) instead of here.")
+@click.option(
+    "--key",
+    "account_keys",
+    multiple=True,
+    help="With --server: an account key; its @account enters itself (repeatable).",
+)
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a PNG of the scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write CSV here.")
@@ -151,6 +166,7 @@ def tournament(
     games_per_table,
     seed,
     server,
+    account_keys,
     chart,
     as_json,
     csv_path,
@@ -188,7 +204,7 @@ def tournament(
         body["format"] = fmt
         if fmt != "rotation":  # a rotation has no tables
             body["games_per_table"] = spec.games_per_table
-        document = run_on_server(server, body, progress)
+        document = run_on_server(server, body, progress, account_keys=account_keys)
     else:
         document = run_in_process(spec, progress)
     if csv_path:

@@ -55,7 +55,7 @@ def worker(
     games, re-enqueue lost jobs, expire games that waited too long for seats, time out turns
     whose deadline passed, put finished rated games into the ladder, compact finished games'
     logs."""
-    from store.locate import NoRedisConfigured, redis_url_from_env
+    from store.core.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
     try:

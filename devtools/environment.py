@@ -7,6 +7,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
+import settings
+
 
 @contextmanager
 def overridden(values: Mapping[str, str], unset: Iterable[str] = ()) -> Iterator[None]:
@@ -17,6 +19,7 @@ def overridden(values: Mapping[str, str], unset: Iterable[str] = ()) -> Iterator
     os.environ.update(values)
     for name in unset:
         os.environ.pop(name, None)
+    settings.reload()  # this process's own reads follow the block, as its children's do
     try:
         yield
     finally:
@@ -25,3 +28,4 @@ def overridden(values: Mapping[str, str], unset: Iterable[str] = ()) -> Iterator
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+        settings.reload()

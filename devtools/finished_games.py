@@ -1,13 +1,13 @@
 """Games of built-in bots for tests, benchmarks and the reliability proofs: new ones whose
 bots workers are to play, and finished ones made fast (created, played to their end in
-process by application.bots.play_out and appended in one batch)."""
+process by application.bots.turns.play_out and appended in one batch)."""
 
 from __future__ import annotations
 
-from application.bots import play_out
-from application.games import GameService
+from application.bots.turns import play_out
+from application.games.service import GameService
 from gamelog.record import GameRecord
-from store.clock import now_ms
+from store.core.clock import now_ms
 
 
 def finish_bot_game(

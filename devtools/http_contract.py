@@ -1,9 +1,9 @@
-"""The HTTP contract's examples in README.md ("Bots in any language"), taken from real answers.
+"""The HTTP contract's examples in docs/bots.md ("In any language"), taken from real answers.
 
 `collect(app)` plays a fixed scenario through the app's own HTTP API (its test client; the
 two games are created with fixed seeds, so each run deals the same cards and dice) and
-returns every example by name. `python -m devtools.http_contract README.md` rewrites the
-README's example blocks from a fresh run (embedded Redis); tests/clients/test_http_contract.py
+returns every example by name. `python -m devtools.http_contract docs/bots.md` rewrites the
+page's example blocks from a fresh run (embedded Redis); tests/clients/test_http_contract.py
 checks that each block still matches what the service answers (`matches`): the same keys,
 the same kinds of values, the same moves, so the documentation cannot drift.
 """
@@ -27,7 +27,7 @@ def collect(app) -> dict[str, Any]:
 
     from flask.testing import FlaskClient
 
-    from api.extensions import EXTENSION
+    from api.core.extensions import EXTENSION
 
     client = app.test_client()
     service = app.extensions[EXTENSION]
@@ -132,7 +132,7 @@ def _kind(value: Any) -> str:
 
 
 def documented(readme: str) -> dict[str, Any]:
-    """The README's example blocks, by name."""
+    """The page's example blocks, by name."""
     return {m["name"]: json.loads(m["body"]) for m in BLOCK.finditer(readme)}
 
 
@@ -150,7 +150,7 @@ def render(value: Any, indent: str = "", width: int = 96) -> str:
 
 
 def rewrite(readme: str, examples: dict[str, Any]) -> str:
-    """The README with each example block replaced by the answer of the same name."""
+    """The page with each example block replaced by the answer of the same name."""
 
     def block(match: re.Match) -> str:
         name = match["name"]
@@ -180,4 +180,4 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "README.md")
+    main(sys.argv[1] if len(sys.argv) > 1 else "docs/bots.md")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from api import presenters
-from application.games import GameService
+from api.games import presenters
+from application.games.service import GameService
 from devtools.picks import lasting_pick
 from domain.endless import IDLE_TURNS
 from gamelog.record import GameRecord

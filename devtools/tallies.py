@@ -7,7 +7,7 @@ import redis
 
 def recompute_from_logs(client: redis.Redis, game_ids: list[str], labels: list[str]) -> dict:
     """Per entry label: games, sole wins, shared wins, scores, from each game's own log."""
-    from application.games import GameService
+    from application.games.service import GameService
 
     service = GameService(client)
     totals = {label: {"games": 0, "wins": 0, "shared": 0, "scores": []} for label in labels}

@@ -18,8 +18,20 @@ import hashlib
 import struct
 from functools import lru_cache
 
+try:  # the interpreter's own SHA-256: its hash states copy several times cheaper than
+    # OpenSSL's, and every block hashes two copied states (the same digests either way)
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - Python 3.12 renamed it; some builds lack it
+    try:
+        from _sha2 import sha256 as _sha256
+    except ImportError:
+        _sha256 = hashlib.sha256
+
 SEED_BYTES = 32
 _U64 = 1 << 64
+# randbelow's limit of each small bound (a die has 6 faces): values from it up are rejected.
+_SMALL_BOUND = 256
+_LIMITS = (0, *(_U64 - _U64 % bound for bound in range(1, _SMALL_BOUND + 1)))
 _BLOCK_U64S = struct.Struct(">4Q").unpack  # one 32-byte block as four big-endian u64
 _SHA256_BLOCK = 64  # HMAC pads the key to the hash's block size
 
@@ -58,6 +70,14 @@ class Stream:
                 return value % n
 
 
+@lru_cache(maxsize=4096)
+def _first_messages(label: str) -> tuple[bytes, bytes]:
+    """The HMAC messages of a label's blocks 0 and 1: a roll needs at most two blocks, and
+    every game rolls the same labels, so they are encoded once, not on every roll."""
+    prefix = label.encode() + b":"
+    return prefix + b"0", prefix + b"1"
+
+
 # Each byte XORed with HMAC's inner and outer pads, as `bytes.translate` tables.
 _XOR_IPAD = bytes(b ^ 0x36 for b in range(256))
 _XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
@@ -75,8 +95,8 @@ class Chance:
         # HMAC-SHA256 by its definition (RFC 2104), the padded-key states hashed once and
         # copied for every block: the same bytes as `hmac.new(seed, msg, sha256)`, cheaper.
         key = bytes(seed).ljust(_SHA256_BLOCK, b"\0")
-        self._inner = hashlib.sha256(key.translate(_XOR_IPAD))
-        self._outer = hashlib.sha256(key.translate(_XOR_OPAD))
+        self._inner = _sha256(key.translate(_XOR_IPAD))
+        self._outer = _sha256(key.translate(_XOR_OPAD))
 
     def block_u64s(self, prefix: bytes, index: int) -> tuple[int, int, int, int]:
         """block(label, index) as four u64; `prefix` is `utf8(label) + b":"`."""
@@ -96,13 +116,46 @@ class Chance:
         return Stream(self, label)
 
     def shuffled(self, items, label: str) -> list:
-        """A Fisher-Yates shuffle of `items` driven by the stream of `label`."""
+        """A Fisher-Yates shuffle of `items` driven by the stream of `label`.
+
+        The same swaps as `stream(label).randbelow(i + 1)` for each i, with the blocks the
+        shuffle needs hashed in one go (this runs at the start of every card game)."""
         result = list(items)
-        stream = self.stream(label)
-        for i in range(len(result) - 1, 0, -1):
-            j = stream.randbelow(i + 1)
+        count = len(result)
+        if count > _SMALL_BOUND:
+            stream = self.stream(label)
+            for i in range(count - 1, 0, -1):
+                j = stream.randbelow(i + 1)
+                result[i], result[j] = result[j], result[i]
+            return result
+        prefix = label.encode() + b":"
+        values: list[int] = []
+        for block in range((count + 2) // 4):  # 4 values a block, one a swap
+            values += self.block_u64s(prefix, block)
+        at = 0
+        for i in range(count - 1, 0, -1):
+            value = values[at]
+            at += 1
+            if value >= _LIMITS[i + 1]:  # almost never: the biased tail is drawn again
+                value, at = self._redrawn(values, prefix, at, i + 1)
+            j = value % (i + 1)
             result[i], result[j] = result[j], result[i]
         return result
+
+    def _redrawn(self, values: list[int], prefix: bytes, at: int, bound: int) -> tuple[int, int]:
+        """The next value of the stream in `values` (read from `at`) below `bound`'s limit,
+        and where reading goes on; the blocks the rest of the shuffle needs are appended."""
+        limit = _LIMITS[bound]
+        while True:
+            if at == len(values):
+                values += self.block_u64s(prefix, len(values) // 4)
+            value = values[at]
+            at += 1
+            if value < limit:
+                break
+        while len(values) < at + bound - 2:  # the swaps left after this one
+            values += self.block_u64s(prefix, len(values) // 4)
+        return value, at
 
     def draws(self, label: str, count: int, bound: int) -> list[int]:
         """`count` integers in [0, bound) from the stream of `label` (dice faces).
@@ -113,21 +166,42 @@ class Chance:
             return []
         if bound <= 0:
             raise ValueError("randbelow needs a positive bound")
+        if count > 8 or bound > _SMALL_BOUND:
+            return self._draws(label, count, bound)
+        # Up to two blocks, `block_u64s` inlined and each value taken by name: a roll is
+        # drawn on nearly every step of the dice game, and a comprehension costs a frame.
+        limit = _LIMITS[bound]
+        messages = _first_messages(label)
+        inner = self._inner.copy()
+        inner.update(messages[0])
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        a, b, c, d = _BLOCK_U64S(outer.digest())
+        if a >= limit or b >= limit or c >= limit or d >= limit:  # almost never
+            return self._draws(label, count, bound)
+        result = [a % bound, b % bound, c % bound, d % bound]
+        if count <= 4:
+            del result[count:]
+            return result
+        inner = self._inner.copy()
+        inner.update(messages[1])
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        values = _BLOCK_U64S(outer.digest())[: count - 4]
+        if max(values) >= limit:
+            return self._draws(label, count, bound)
+        result += [value % bound for value in values]
+        return result
+
+    def _draws(self, label: str, count: int, bound: int) -> list[int]:
+        """`draws` for any count and bound, rejecting the biased tail value by value."""
         limit = _U64 - (_U64 % bound)
-        label_bytes = label.encode()
-        inner_state, outer_state = self._inner, self._outer
+        prefix = label.encode() + b":"
         result: list[int] = []
         block = 0
-        while len(result) < count:  # `block_u64s` inlined: one call per roll saved
-            inner = inner_state.copy()
-            inner.update(b"%b:%d" % (label_bytes, block))
-            outer = outer_state.copy()
-            outer.update(inner.digest())
-            values = _BLOCK_U64S(outer.digest())
-            if max(values) < limit:  # nearly always: no value falls in the biased tail
-                result += map(bound.__rmod__, values)
-            else:
-                result += [value % bound for value in values if value < limit]
+        while len(result) < count:
+            values = self.block_u64s(prefix, block)
+            result += [value % bound for value in values if value < limit]
             block += 1
         del result[count:]
         return result

@@ -1,7 +1,7 @@
 """Errors by kind, and the named rule violations of the games (see docs/RULES.md).
 
 Every error the service raises on purpose derives from `KeltisError` and says which `Kind`
-of failure it is; the HTTP layer maps each kind to one status (api/errors.py). A domain
+of failure it is; the HTTP layer maps each kind to one status (api/core/errors.py). A domain
 error also names the rule it enforces (`rule`).
 """
 

@@ -39,6 +39,7 @@ def game_created(
     tournament: Mapping | None = None,
     rated: bool = False,
     allow_same_account: bool = False,
+    aborts: bool = False,
 ) -> dict:
     """The first event of every log: game, options, seats, and the seed (hidden until the
     end; its SHA-256 is public from the start). `invites` (seat -> SHA-256 of its join code)
@@ -49,7 +50,9 @@ def game_created(
     of the deal: the game is sealed until they are all over). `rated` (public, written only
     when true): the finished game's result goes into the ladder. `allow_same_account`
     (public, written only when true; unrated games only): one account may take several
-    seats (application.seating)."""
+    seats (application.games.seating). `aborts` (public, written only when true; unrated
+    games only): over before every seat made a move of its own, the game is aborted as a
+    rated one is (a two-board match's first game: the match is void then)."""
     hidden: dict = {"seed": seed.hex()}
     if invites:
         hidden["invites"] = {str(seat): digest for seat, digest in invites.items()}
@@ -69,6 +72,8 @@ def game_created(
         created["rated"] = True
     if allow_same_account:
         created["allow_same_account"] = True
+    if aborts:
+        created["aborts"] = True
     return created
 
 
@@ -104,7 +109,7 @@ def seat_forfeited(seat: int, reason: str) -> dict:
 
 def bot_fallback(seats, reason: str = FALLBACK_BUDGET, bot: str | None = None) -> dict:
     """From here on the bots of `seats` move by the cheap `bot` (public), for `reason`
-    (`budget`: their creator's bot CPU budget is spent, application.budget); an empty
+    (`budget`: their creator's bot CPU budget is spent, application.budget.service); an empty
     `seats` ends it. Each such move is `bot`'s choice with the move's own random source
     (domain.autoplay.bot_rng at the version before it), so a replay re-derives it."""
     event = {"type": BOT_FALLBACK, "seats": sorted(seats), "reason": reason}
@@ -115,6 +120,8 @@ def bot_fallback(seats, reason: str = FALLBACK_BUDGET, bot: str | None = None) -
 
 ENDED_FORFEIT = "forfeit"
 ENDED_CANCELLED = "cancelled"
+# Not an event's reason: a result's `ended` derived from the log (gamelog.results.aborted).
+ENDED_ABORTED = "aborted"
 
 
 def game_ended_early(reason: str = ENDED_FORFEIT) -> dict:

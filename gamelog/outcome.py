@@ -1,5 +1,6 @@
 """The outcome of a game that is over, seat by seat: the one reading of a game's end that the
-ladder (application.settle), tournament standings (application.tournaments) and exports
+ladder (application.games.settle), tournament standings (application.tournaments.service) and
+exports
 share, so a game counts the same way everywhere.
 
 Every way a game ends gives one:
@@ -18,12 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.ranking import ranks
+from gamelog.events import ENDED_ABORTED
 from gamelog.record import GameRecord, Status
-from gamelog.results import result_of
+from gamelog.results import is_aborted, result_of
 
 VOID_CANCELLED = "cancelled"
 VOID_EXPIRED = "expired"
-VOID_ABORTED = "aborted"
+VOID_ABORTED = ENDED_ABORTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,6 @@ def _void(record: GameRecord) -> str | None:
         return VOID_CANCELLED
     if record.status == Status.EXPIRED:
         return VOID_EXPIRED
-    if record.rated and not record.all_moved:
+    if is_aborted(record):
         return VOID_ABORTED
     return None

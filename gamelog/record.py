@@ -65,6 +65,7 @@ class GameRecord:
     rated: bool = False  # its result goes into the ladder once it is finished
     tournament: dict | None = None  # id, index, deal, open, deal_games (gamelog.events)
     allow_same_account: bool = False  # one account may take several seats (unrated only)
+    aborts: bool = False  # unrated, yet aborted when a seat never moved (a match's first game)
     moved: frozenset[int] = frozenset()  # seats that made a move of their own (see `own_move`)
     covering: int | None = None  # a seat timed out: its next move is the fallback bot's
 
@@ -118,7 +119,7 @@ class GameRecord:
 
     def bot_of(self, seat: int) -> str | None:
         """The bot playing a seat: its own, or the fallback of a forfeited seat (a bot's
-        seat too: one that forfeited because it kept failing, application.stalls)."""
+        seat too: one that forfeited because it kept failing, application.games.stalls)."""
         if seat in self.forfeited:
             return self.fallback
         if seat in self.fallback_seats:
@@ -133,7 +134,7 @@ class GameRecord:
     @property
     def all_moved(self) -> bool:
         """Whether every seat has made a move of its own: from then on a rated game ends only
-        by a result, and before it no result is rated (application.cancel, settle)."""
+        by a result, and before it no result is rated (application.games.cancel, settle)."""
         return len(self.moved) == len(self.players)
 
     @property
@@ -269,6 +270,7 @@ def _created(game_id: str, entry: Entry) -> GameRecord:
         rated=bool(event.get("rated")),
         tournament=event.get("tournament"),
         allow_same_account=bool(event.get("allow_same_account")),
+        aborts=bool(event.get("aborts")),
     )
 
 

@@ -68,6 +68,7 @@ def encode(record: GameRecord, last_raw_entry: bytes) -> bytes:
         "rated": record.rated,
         "tournament": record.tournament,
         "allow_same_account": record.allow_same_account,
+        "aborts": record.aborts,
         "moved": sorted(record.moved),
         "covering": record.covering,
     }
@@ -104,6 +105,7 @@ def decode(blob: bytes | None) -> StoredSnapshot | None:
             rated=data["rated"],
             tournament=data["tournament"],
             allow_same_account=bool(data.get("allow_same_account")),
+            aborts=bool(data.get("aborts")),
             moved=frozenset(data["moved"]),  # an older snapshot has none: the log is folded
             covering=data["covering"],
         )

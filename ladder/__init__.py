@@ -1,3 +1,3 @@
 """The rating ladder, pure: ladder entries (one per finished rated game) and the ratings that
-are their fold (openskill Plackett-Luce). No Redis, no clock: store/ladder.py keeps the log
-and the stored ratings, application/settle.py writes the entries."""
+are their fold (openskill Plackett-Luce). No Redis, no clock: store/ladder/records.py keeps the log
+and the stored ratings, application/games/settle.py writes the entries."""

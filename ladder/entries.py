@@ -56,20 +56,27 @@ class LadderSeat:
 
 @dataclass(frozen=True, slots=True)
 class LadderEntry:
-    """One finished rated game: id, game type, when it finished (ms), its seats."""
+    """One finished rated game: id, game type, when it finished (ms), its seats, and
+    `pair_game`: the k of a game between two accounts, its place among the pair's rated
+    results of the last 24 h (ladder.pairs; 1 for any other game, and left out of the JSON
+    then, so entries written before it read the same)."""
 
     game_id: str
     game: str
     finished_at: int
     seats: tuple[LadderSeat, ...]
+    pair_game: int = 1
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "game_id": self.game_id,
             "game": self.game,
             "finished_at": self.finished_at,
             "seats": [seat.to_dict() for seat in self.seats],
         }
+        if self.pair_game != 1:
+            data["pair_game"] = self.pair_game
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
@@ -81,6 +88,7 @@ class LadderEntry:
             data["game"],
             int(data["finished_at"]),
             tuple(LadderSeat.from_dict(seat) for seat in data["seats"]),
+            int(data.get("pair_game", 1)),
         )
 
     @classmethod

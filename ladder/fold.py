@@ -2,7 +2,7 @@
 and game type, updated entry by entry in log order.
 
 The fold is deterministic: the same entries in the same order, from the same ratings, give
-the same floats, so ratings updated incrementally (store/ladder.py) equal a re-fold of the
+the same floats, so ratings updated incrementally (store/ladder/records.py) equal a re-fold of the
 whole log bit for bit. A participant holding several seats of one game is rated once, at its
 best-placed seat; a game with fewer than two participants changes no rating.
 """
@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from ladder.entries import LadderEntry, LadderSeat
+from ladder.pairs import blend, pair_weight
 
 Key = tuple[str, str]  # (game type, participant id)
 
@@ -73,16 +74,25 @@ def rated_seats(entry: LadderEntry) -> list[LadderSeat]:
 
 def rate(entry: LadderEntry, current: Mapping[Key, Rating]) -> dict[Key, Rating]:
     """The new ratings of the entry's participants (keys missing from `current` start
-    fresh); empty when fewer than two participants played."""
+    fresh); empty when fewer than two participants played or the entry is a pair's game
+    past its daily limit. A pair's k-th game moves mu and sigma 1/k of openskill's update
+    (ladder.pairs.pair_weight)."""
     seats = rated_seats(entry)
-    if len(seats) < 2:
+    weight = pair_weight(entry.pair_game)
+    if len(seats) < 2 or weight == 0.0:
         return {}
     keys = [(entry.game, seat.participant) for seat in seats]
     before = [current.get(key) or initial(seat) for key, seat in zip(keys, seats, strict=True)]
     teams = [[model().rating(mu=r.mu, sigma=r.sigma)] for r in before]
     rated = model().rate(teams, ranks=[seat.rank for seat in seats])
     return {
-        key: replace(old, name=seat.name, mu=team[0].mu, sigma=team[0].sigma, games=old.games + 1)
+        key: replace(
+            old,
+            name=seat.name,
+            mu=blend(old.mu, team[0].mu, weight),
+            sigma=blend(old.sigma, team[0].sigma, weight),
+            games=old.games + 1,
+        )
         for key, seat, old, team in zip(keys, seats, before, rated, strict=True)
     }
 

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 import orjson
 
+from ladder.display import provisional, shown_rating
 from ladder.entries import LadderEntry
 from ladder.fold import Key, Rating, rate, rated_seats
 
@@ -54,10 +55,17 @@ class HistoryPoint:
         )
 
     def shown(self) -> dict:
-        """The point as the API shows it: its fields, the ordinal before `games`."""
+        """The point as the API shows it: its fields, the ordinal before `games`, and the
+        rating people see (ladder.display)."""
         fields = asdict(self)
         games = fields.pop("games")
-        return {**fields, "ordinal": self.ordinal, "games": games}
+        return {
+            **fields,
+            "ordinal": self.ordinal,
+            "games": games,
+            "rating": shown_rating(self.ordinal),
+            "provisional": provisional(games),
+        }
 
 
 def keeps_history(participant: str) -> bool:
@@ -80,15 +88,22 @@ def points(entry: LadderEntry, seq: int, changed: Mapping[Key, Rating]) -> dict[
 
 
 def fold_steps(
-    entries: Iterable[LadderEntry], first_seq: int, start: Mapping[Key, Rating] | None = None
+    entries: Iterable[LadderEntry],
+    first_seq: int,
+    start: Mapping[Key, Rating] | None = None,
+    game: str | None = None,
 ):
     """The fold (ladder.fold.fold) with its steps: the ratings after `entries` (the first of
     them is ladder sequence number `first_seq`), the keys they changed, and the history
-    points, in log order, as (key, point) pairs."""
+    points, in log order, as (key, point) pairs. `game`: fold only the entries of that game
+    type (the others keep their sequence numbers; a game type's ratings depend on its own
+    entries only)."""
     ratings = dict(start or {})
     touched: set[Key] = set()
     steps: list[tuple[Key, HistoryPoint]] = []
     for offset, entry in enumerate(entries):
+        if game is not None and entry.game != game:
+            continue
         changed = rate(entry, ratings)
         ratings.update(changed)
         touched.update(changed)

@@ -1,4 +1,4 @@
-// Game analysis beside each replay step (issue 25): a panel of the replay viewer, listed in
+// Game analysis beside each replay step: a panel of the replay viewer, listed in
 // replays/html.py PANELS and bundled into the page, mounted once with `window.KeltisReplay`
 // (viewer.html). It draws into `replay.mount` and follows the steps through `replay.onStep`;
 // a replay without an analysis shows nothing. Built without ever parsing data as HTML.

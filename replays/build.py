@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from domain.game import FINISHED, GameRules
 from domain.registry import get_rules
-from gamelog.results import presented_result
+from gamelog.events import ENDED_ABORTED, ENDED_CANCELLED
+from gamelog.results import aborted, presented_result
 from replays.canonical import json_ready
 from replays.chain import build_chain
 from replays.errors import GameNotFinished, MalformedLog
@@ -77,11 +78,16 @@ def build_replay(game_id: str, entries, rules: GameRules | None = None) -> dict:
     return replay
 
 
-def result_of(log: GameLog, rules: GameRules, state) -> dict | None:
-    """The result a replay records: the rules', as presented when a seat forfeited
-    (gamelog.results)."""
+def result_of(log: GameLog, rules: GameRules, state, aborts: bool = True) -> dict | None:
+    """The result a replay records: the rules', as presented when a seat forfeited or the
+    game ended aborted (gamelog.results: rated, a seat never moved; `aborts` False: as
+    replays exported before aborts were shown recorded it)."""
     forfeited = log.forfeited
-    if not forfeited and not log.ended_early:
+    cancelled = log.ended_early == ENDED_CANCELLED
+    rated = log.rated or log.aborts
+    void = aborts and aborted(rated, cancelled, len(log.moved), len(log.players))
+    ended = ENDED_ABORTED if void else log.ended_early
+    if not forfeited and not ended:
         return rules.result(state)
     scored = None if log.ended_early else rules.result(state)
-    return presented_result(scored, len(log.players), set(forfeited), log.ended_early)
+    return presented_result(scored, len(log.players), set(forfeited), ended)

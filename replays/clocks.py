@@ -1,6 +1,6 @@
 """Verifying a game's turn clock in a replay: timeouts, forfeits, an early end, and every
 move the fallback bot made (after a timeout, or for a forfeited seat), re-derived from the
-seed as the service derived it (application.clocks, application.bots)."""
+seed as the service derived it (application.games.clocks, application.bots.turns)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class ClockFault(ReplayError):
 
 def created_with_clock(log) -> dict:
     """`game_created`, with the clock a join gave a game created without one (a webhook
-    account joined: application.games.join)."""
+    account joined: application.games.service.join)."""
     created = log.created
     if isinstance(created.get("clock"), dict):
         return created
@@ -100,7 +100,7 @@ class ClockCheck:
         if reason == "timeouts":
             if self.clock is None or self.timeouts[seat] < self.clock.get("max_timeouts", 0):
                 raise ClockFault(f"seat {seat} forfeits for timeouts before max_timeouts", n)
-        elif reason not in ("resigned", "bot_failed"):  # bot_failed: application.stalls
+        elif reason not in ("resigned", "bot_failed"):  # bot_failed: application.games.stalls
             raise ClockFault(f"seat_forfeited gives no known reason: {quote(reason)}", n)
         self.forfeited.add(seat)
 

@@ -68,6 +68,30 @@ class GameLog:
         return [e["e"]["seat"] for e in entries if e["e"]["type"] == SEAT_FORFEITED]
 
     @property
+    def rated(self) -> bool:
+        """Whether the game was created rated (its result then needs every seat's own move)."""
+        return bool(self.created.get("rated"))
+
+    @property
+    def aborts(self) -> bool:
+        """Whether the game was created to abort as a rated one does (`aborts`: a two-board
+        match's first game); a log from before it has no such field and reads False."""
+        return bool(self.created.get("aborts"))
+
+    @property
+    def moved(self) -> frozenset[int]:
+        """The seats that made a move of their own, as gamelog.record folds them: not the
+        fallback's move right after a timeout, nor a move made for a seat that forfeited."""
+        moved: set[int] = set()
+        forfeited: set[int] = set()
+        for batch in self.turns:
+            events = [entry["e"] for entry in batch.service]
+            forfeited.update(e["seat"] for e in events if e["type"] == SEAT_FORFEITED)
+            if all(e["type"] != TURN_TIMED_OUT for e in events) and batch.by not in forfeited:
+                moved.add(batch.by)
+        return frozenset(moved)
+
+    @property
     def game(self) -> str:
         """The game's name (`keltis-card`, `keltis-dice`)."""
         return self.created["game"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from domain.endless import IDLE_TURNS, TURN_LIMIT
+from gamelog.results import ending as ended_as
 from replays.tables import render_generic, render_view
 
 WIDTH = 78
@@ -42,11 +43,12 @@ def render_summary(header: dict, result: dict | None) -> str:
     if not result:
         return "no result"
     lines = ["final result:", render_generic(result)]
-    ending = ending_words(result.get("ended_by") or result.get("ended"), header.get("game"))
+    ending = ending_words(ended_as(result), header.get("game"))
     if ending:
         lines.append(f"game over: {ending}")
     winners = ", ".join(_name(players, seat) for seat in result.get("winners", []))
-    lines.append(f"won by {winners}" + (" (shared)" if result.get("shared") else ""))
+    shared = " (shared)" if result.get("shared") else ""
+    lines.append(f"won by {winners}{shared}" if winners else "no winner")
     return "\n".join(lines)
 
 
@@ -61,6 +63,7 @@ _ENDINGS = {
     "all_markers_in_goal": ("one player had all 4 markers in the goal zone (F1)", "", ""),
     "forfeit": ("every other player forfeited", "", ""),
     "cancelled": ("the game was cancelled", "", ""),
+    "aborted": ("aborted: a seat never made a move of its own, so no result counts", "", ""),
 }
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from domain.chance import Chance
 from domain.errors import DomainError
 from domain.game import FINISHED, GameRules, evolve_all
+from gamelog.events import ENDED_ABORTED
 from gamelog.names import name_problem
+from gamelog.results import ending
 from replays.bounds import check_bounds
 from replays.build import FORMAT, FORMAT_VERSION, result_of, rules_of, rules_version
 from replays.canonical import json_ready
@@ -247,6 +249,9 @@ def rerun(replay: dict, log: GameLog, rules: GameRules, chance: Chance) -> int:
         raise _Failure("result", "the log ends before the game is over")
     result = json_ready(result_of(log, rules, state))
     difference = first_difference(result, replay["result"])
+    if difference and result.get("ended") == ENDED_ABORTED:  # exported before aborts showed
+        legacy = json_ready(result_of(log, rules, state, aborts=False))
+        difference = first_difference(legacy, replay["result"])
     if difference:
         raise _Failure("result", f"the recorded result differs from the rules' result {difference}")
     return len(log.turns)
@@ -325,11 +330,11 @@ def _summary(replay: dict, log: GameLog, commands: int) -> str:
         f"{header['game']} game {header['game_id']}: {len(log.players)} players ({names}), "
         f"{len(replay['entries'])} entries, {commands} commands re-run by the rules, "
         f"seed matches its commitment, ended by {_ending(result)}, scores {scores}, "
-        f"won by {winners}; "
+        f"{f'won by {winners}' if winners else 'no winner'}; "
         f"final hash {replay['chain']['final']}"
     )
 
 
 def _ending(result: dict) -> str:
     """Why the game ended: the rule's end it names (E6, F6), or why it ended early."""
-    return str(result.get("ended_by") or result.get("ended") or "the rules")
+    return str(ending(result) or "the rules")

@@ -36,8 +36,8 @@ const TURNS_WARNING = 20;
 
 const serviceRule = (game, card, dice) => "service rule " + (game === "keltis-dice" ? dice : card);
 
-// Why a game ended, words to follow "Game over: ", from its result's `ended_by` (or `ended`,
-// an early end) and its game; "" when the result names neither (older logs).
+// Why a game ended, words to follow "Game over: ", from its result's `ended` (an early end or
+// an abort; else `ended_by`, the rules' end) and its game; "" when the result names neither (older logs).
 export function endWords(ending, game) {
   switch (ending) {
     case "idle_turns": return "ended after " + IDLE_TURNS + " idle turns in a row (" + serviceRule(game, "E4", "F5") + ")";
@@ -48,6 +48,7 @@ export function endWords(ending, game) {
     case "all_markers_in_goal": return "one player had all 4 markers in the goal zone (F1)";
     case "forfeit": return "every other player forfeited";
     case "cancelled": return "the game was cancelled";
+    case "aborted": return "aborted: a seat never made a move of its own, so no result counts";
     default: return "";
   }
 }

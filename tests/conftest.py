@@ -11,6 +11,8 @@ import os
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+import settings
+
 # The property tests draw the same examples on every run (seeded from each test's own code),
 # so the suite never fails by the luck of one run's draw; `--hypothesis-profile=default`
 # explores new examples, and a failure found so is then kept as an explicit @example.
@@ -50,6 +52,20 @@ def pytest_configure(config):
     # loaded machine running the suite in parallel, and its tests miss their deadlines
     # (tests/workers/test_bulk_priority.py checks the priority itself).
     os.environ.setdefault("KELTIS_BULK_NICENESS", "0")
+    # Passwords are hashed at argon2id's least cost in the tests (the processes they start
+    # inherit it): the service's default costs 64 MiB and tens of ms per hash.
+    os.environ.setdefault("KELTIS_PASSWORD_TIME_COST", "1")
+    os.environ.setdefault("KELTIS_PASSWORD_MEMORY_KIB", "64")
+    # Tests change the environment while this process runs (monkeypatch.setenv, overridden
+    # blocks): the settings follow each change instead of keeping the first read.
+    settings.track_environment()
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings():
+    """Each test starts from settings read from its own environment."""
+    settings.reload()
+    yield
 
 
 @pytest.fixture(scope="session")
@@ -68,22 +84,28 @@ def redis_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def redis_client(redis_url):
-    """A client of the real test server."""
+def redis_client(redis_url, cluster_store):
+    """A client of the real test server (of the cluster in a `cluster_too` cluster run)."""
     import redis
 
-    client = redis.Redis.from_url(redis_url)
+    from store.core.connection import store_client
+
+    client = store_client(cluster_store) if cluster_store else redis.Redis.from_url(redis_url)
     yield client
     client.close()
 
 
 @pytest.fixture
-def app(redis_url):
-    """The API over the real test Redis; its test client checks responses against the spec."""
+def app(redis_url, cluster_store):
+    """The API over the real test Redis (the cluster in a `cluster_too` cluster run); its
+    test client checks responses against the spec."""
     from api import create_app
     from tests.api.contract import ContractClient
 
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    config = {"REDIS_URL": cluster_store or redis_url, "TESTING": True}
+    if cluster_store:
+        config["RQ_REDIS_URL"] = settings.current().rq_redis_url
+    app = create_app(config)
     app.test_client_class = ContractClient
     return app
 

@@ -57,3 +57,10 @@ class PersonNotEntrant(KeltisError):
 
     code = "not_a_bot_account"
     kind = Kind.FORBIDDEN
+
+
+class NotInvited(KeltisError):
+    """The account is not among the tournament's entries: only invited accounts enter."""
+
+    code = "not_invited"
+    kind = Kind.FORBIDDEN

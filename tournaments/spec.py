@@ -62,6 +62,7 @@ class TournamentSpec:
     concurrency: int = DEFAULT_CONCURRENCY
     parallel_per_account: bool = False
     match: str = SINGLE  # or TWO_BOARDS: each game of the schedule is a two-board match
+    rated: bool = False  # its games (a two-board match: the match) go into the ladder
 
     @property
     def game_options(self) -> dict:
@@ -127,6 +128,8 @@ class TournamentSpec:
             concurrency=int(data.get("concurrency", DEFAULT_CONCURRENCY)),
             parallel_per_account=bool(data.get("parallel_per_account", False)),
             match=data.get("match", SINGLE),
+            # a spec stored before `rated`: rated when an account entered, as now by default
+            rated=bool(data.get("rated", any(is_account(b) for b in data["bots"]))),
         )
 
 
@@ -155,12 +158,15 @@ def make_spec(
     concurrency: int = DEFAULT_CONCURRENCY,
     parallel_per_account: bool = False,
     match: str = SINGLE,
+    rated: bool | None = None,
 ) -> TournamentSpec:
     """A checked spec; InvalidTournament names what is wrong.
 
     `players_per_game` defaults to the number of entries; `games` is required for a
     rotation and follows from `games_per_table` (default: one per seat) otherwise.
     Whether an account entry names an existing account is for the caller to check.
+    `rated` defaults to whether an account is entered (built-in bots alone are not rated:
+    a rating moves only by a game a player agreed to; the caller refuses `rated` then).
     """
     from domain.registry import game_names, get_rules
 
@@ -216,6 +222,7 @@ def make_spec(
         concurrency=concurrency,
         parallel_per_account=parallel_per_account,
         match=match,
+        rated=any(is_account(b) for b in bots) if rated is None else rated,
     )
 
 

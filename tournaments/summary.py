@@ -71,13 +71,17 @@ def summary(
     finished_at: int | None,
     archive: str,
     cancelled_at: int | None = None,
+    settled: bool = False,
 ) -> dict:
     """Spec, progress, standings and game ids. Seed and salt show only once every game is
     over (R2: a live game's deck follows from them); until then a SHA-256 commits to them.
-    A cancelled tournament never shows them (its unplayed deals stay secret)."""
+    A cancelled tournament shows them once no game of it is live (`settled`), so the games
+    it played can be checked against the commitment too (its unplayed deals are never
+    played)."""
     if isinstance(progress, int):
         progress = Progress(progress)
     status = status_from(spec, progress, cancelled_at is not None)
+    shown = status == FINISHED or (cancelled_at is not None and settled)
     return {
         "id": tournament_id,
         "game": spec.game,
@@ -92,10 +96,11 @@ def summary(
         "concurrency": spec.concurrency,
         "parallel_per_account": spec.parallel_per_account,
         "match": spec.match,
+        "rated": spec.rated,
         "clock": spec.game_clock,
         "block_size": schedule.block_size(len(spec.bots), spec.players_per_game),
-        "seed": spec.seed if status == FINISHED else None,
-        "salt": spec.salt if status == FINISHED else None,
+        "seed": spec.seed if shown else None,
+        "salt": spec.salt if shown else None,
         "seed_sha256": seeds.seed_sha256(spec.seed, spec.salt),
         "created_at": created_at,
         "finished_at": finished_at,

@@ -1,1 +1,2 @@
-"""Worker start-up: an RQ worker over the queues of application.jobs, and the sweep thread."""
+"""Worker start-up: an RQ worker over the queues of application.operations.jobs, and the sweep
+thread."""

@@ -1,11 +1,11 @@
 """The archive thread beside a worker (only with KELTIS_ARCHIVE_URL set): every `every_s`
 seconds, move the games compacted longer than KELTIS_ARCHIVE_AFTER ago to PostgreSQL, a
-batch at a time (application.archive)."""
+batch at a time (application.operations.archive)."""
 
 from __future__ import annotations
 
-from application.archive import archive_after_s, archive_due
-from store.archive import archive_from_env
+from application.operations.archive import archive_after_s, archive_due
+from store.archive.tier import archive_from_env
 from workers.periodic import DrainThread
 
 

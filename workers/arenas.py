@@ -1,23 +1,22 @@
 """The arena thread beside a worker: every `every_s` seconds (KELTIS_ARENA_EVERY_S, 0.2),
-one pass over the live arenas (application.arenas): record the games that are over, seat
+one pass over the live arenas (application.arenas.service): record the games that are over, seat
 the waiting bots in new games, end the arenas whose window is over. Every worker runs it;
 the claims in Redis keep racing passes from seating a bot twice."""
 
 from __future__ import annotations
 
 import logging
-import os
 
 import redis
 
-from application.arena_pass import ArenaPass
-from application.games import GameService
-from application.jobs import BotTurnQueue
-from store.cache import RecordCache
-from store.connection import queue_client, store_client
+import settings
+from application.arenas.worker_pass import ArenaPass
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from store.core.cache import RecordCache
+from store.core.connection import queue_client, store_client
 from workers.periodic import PeriodicThread
 
-EVERY_S = 0.2
 log = logging.getLogger(__name__)
 
 
@@ -25,9 +24,7 @@ class ArenaThread(PeriodicThread):
     """Runs the arena pass until stopped."""
 
     def __init__(self, redis_url: str, every_s: float | None = None):
-        every = (
-            float(os.environ.get("KELTIS_ARENA_EVERY_S", EVERY_S)) if every_s is None else every_s
-        )
+        every = settings.current().arena_every_s if every_s is None else every_s
         super().__init__("arena-pass", every)
         self.redis_url = redis_url
         self.failing = False

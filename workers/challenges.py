@@ -1,6 +1,7 @@
 """The challenge thread beside a worker: every `every_s` seconds, expire the open challenges
 past their expiry, create the games of accepted challenges cut short, advance the two-board
-matches (application.matches), and ask the webhooks of challenged accounts (on a small pool
+matches (application.tournaments.matches), and ask the webhooks of challenged accounts (on a small
+pool
 of threads, so a slow webhook holds one pool thread, never the pass)."""
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from application import matches
-from application.challenge_budget import charger_from_env
-from application.challenge_webhooks import ask
-from application.challenges import Challenges, Limits
-from application.games import GameService
-from application.jobs import BotTurnQueue
-from application.webhooks_policy import policy_from_env
-from store.cache import RecordCache
-from store.connection import queue_client, store_client
+from application.challenges.budget import charger_from_env
+from application.challenges.service import Challenges, Limits
+from application.challenges.webhooks import ask
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from application.tournaments import matches
+from application.webhooks.policy import policy_from_env
+from store.core.cache import RecordCache
+from store.core.connection import queue_client, store_client
 from workers.periodic import PeriodicThread
 
 log = logging.getLogger(__name__)

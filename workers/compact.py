@@ -1,9 +1,9 @@
 """The compaction thread beside a worker: every `every_s` seconds, compact the logs of games
-that finished a while ago (application.compaction)."""
+that finished a while ago (application.operations.compaction)."""
 
 from __future__ import annotations
 
-from application.compaction import compact_due
+from application.operations.compaction import compact_due
 from workers.periodic import DrainThread
 
 

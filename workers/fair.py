@@ -8,7 +8,7 @@ worker. Here the first queue stays first and the others are listened to in the o
 the worker time each has had (least first), a queue that was idle catching up at most
 CATCH_UP_S: a tournament of short jobs beside a stream of long searching moves gets as much
 of the worker as they do, and neither can hold it. Before each wait the worker hands the
-fair queue's next job to RQ's bulk list (store.fair_queue), and marks itself waiting, so a
+fair queue's next job to RQ's bulk list (store.bots.fair_queue), and marks itself waiting, so a
 bulk turn queued while it waits is handed on at once.
 """
 
@@ -18,7 +18,7 @@ import time
 
 from rq import SimpleWorker, Worker
 
-from application.jobs import fair_queue
+from application.operations.jobs import fair_queue
 
 WAIT_S = 5  # each wait for work ends this often, to mark the worker waiting afresh
 CATCH_UP_S = 1.0  # the most worker time a queue that waited may take before the others
@@ -40,7 +40,7 @@ def charge(served: dict[str, float], name: str, seconds: float) -> None:
 
 
 class FairDequeue:
-    """Mixed into an RQ worker class serving `application.jobs.queues`."""
+    """Mixed into an RQ worker class serving `application.operations.jobs.queues`."""
 
     _served: dict[str, float] | None = None
     _taken: tuple[str, float] | None = None  # (queue, when) of the job taken last

@@ -19,11 +19,11 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 from rq.timeouts import TimerDeathPenalty
 
-from application.jobs import bot_queue
-from store.connection import queue_client
+import settings
+from application.operations.jobs import bot_queue
+from store.core.connection import queue_client
 
 POLL_S = 2  # the lane's blocking dequeue returns this often (so that it can stop)
-BULK_NICENESS = 10
 NICENESS_ENV = "KELTIS_BULK_NICENESS"  # 0: the bulk worker keeps its priority
 
 log = logging.getLogger(__name__)
@@ -31,14 +31,7 @@ log = logging.getLogger(__name__)
 
 def bulk_niceness() -> int:
     """How much the bulk worker lowers its priority: KELTIS_BULK_NICENESS, else 10."""
-    value = os.environ.get(NICENESS_ENV, "").strip()
-    if not value:
-        return BULK_NICENESS
-    try:
-        return max(0, min(19, int(value)))
-    except ValueError:
-        log.warning("%s=%r is not a whole number: using %d", NICENESS_ENV, value, BULK_NICENESS)
-        return BULK_NICENESS
+    return settings.current().bulk_niceness
 
 
 def lower_this_threads_priority(niceness: int | None = None) -> None:

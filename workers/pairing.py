@@ -4,23 +4,19 @@ seek_pass) every KELTIS_PAIR_EVERY_S seconds (1; 0 disables), and at once when a
 
 from __future__ import annotations
 
-import os
-
-from application.games import GameService
-from application.jobs import BotTurnQueue
-from application.seek_pass import PairingPass, budgets_from_env
+import settings
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from application.seeks.worker_pass import PairingPass, budgets_from_env
 from store import keys
-from store.cache import RecordCache
-from store.connection import queue_client, store_client
+from store.core.cache import RecordCache
+from store.core.connection import queue_client, store_client
 from workers.periodic import DoorbellThread
-
-EVERY_ENV = "KELTIS_PAIR_EVERY_S"
-DEFAULT_EVERY_S = 1.0
 
 
 def pairing_thread(redis_url: str) -> PairingThread | None:
     """The thread, or None when KELTIS_PAIR_EVERY_S is 0."""
-    every = float(os.environ.get(EVERY_ENV, DEFAULT_EVERY_S))
+    every = settings.current().pair_every_s
     return PairingThread(redis_url, every) if every > 0 else None
 
 

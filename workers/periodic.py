@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from store.connection import store_client
-from store.notify import Listener
+from store.core.connection import store_client
+from store.core.notify import Listener
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class DrainThread(PeriodicThread):
 
 class DoorbellThread(PeriodicThread):
     """A PeriodicThread whose wait also ends when its doorbell rings: `setup()` sets
-    `doorbell` (a store.notify Listener of a channel), and `wake()` rings it too."""
+    `doorbell` (a store.core.notify Listener of a channel), and `wake()` rings it too."""
 
     def __init__(self, name: str, every_s: float):
         super().__init__(name, every_s)

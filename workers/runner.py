@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rq.serializers import JSONSerializer
 
-from application.jobs import queues
-from store.archive import archive_url
-from store.connection import queue_client
+from application.operations.jobs import queues
+from store.archive.tier import archive_url
+from store.core.connection import queue_client
 from workers.archive import ArchiveThread
 from workers.arenas import ArenaThread
 from workers.challenges import ChallengeThread
@@ -56,7 +56,7 @@ def run_worker(
         t for t in (sweeper, clocks, callers, settler, compactor, pairer, archiver) if t is not None
     ]
     threads.append(ChallengeThread(redis_url))  # challenges, two-board matches
-    threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arena_pass)
+    threads.append(ArenaThread(redis_url))  # the arenas' pairing (application.arenas.worker_pass)
     if not burst:
         threads += [InteractiveLane(redis_url) for _ in range(max(0, interactive_lanes))]
     for thread in threads:

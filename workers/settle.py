@@ -1,12 +1,12 @@
 """The settle thread beside a worker: every `every_s` seconds, put the results of finished
-rated games into the ladder and fold them into the ratings (application.settle)."""
+rated games into the ladder and fold them into the ratings (application.games.settle)."""
 
 from __future__ import annotations
 
-from application.games import GameService
-from application.settle import settle_due
-from store.cache import RecordCache
-from store.connection import store_client
+from application.games.service import GameService
+from application.games.settle import settle_due
+from store.core.cache import RecordCache
+from store.core.connection import store_client
 from workers.periodic import PeriodicThread
 
 

@@ -1,8 +1,8 @@
 """The threads beside a worker: the sweep (every few seconds, requeue lost bot turns and lost
 tournament game jobs, advance open tournaments, and expire games that waited too long for
-seats: application.sweep), and the deadline loop (every ~150 ms, time out the turns whose
-deadline passed: application.clocks, then advance the open tournaments a game of which
-finished: application.open_tournaments)."""
+seats: application.operations.sweep), and the deadline loop (every ~150 ms, time out the turns whose
+deadline passed: application.games.clocks, then advance the open tournaments a game of which
+finished: application.tournaments.open_tournaments)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import logging
 
 import redis
 
-from application import open_tournaments
-from application.clocks import time_out_due
-from application.games import GameService
-from application.jobs import BotTurnQueue
-from application.sweep import expire_waiting_games, sweep_bot_turns, sweep_tournaments
-from store.cache import RecordCache
-from store.connection import queue_client, store_client
-from store.tournaments import TournamentStore
+from application.games.clocks import time_out_due
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from application.operations.sweep import expire_waiting_games, sweep_bot_turns, sweep_tournaments
+from application.tournaments import open_tournaments
+from store.core.cache import RecordCache
+from store.core.connection import queue_client, store_client
+from store.tournaments.records import TournamentStore
 from workers.periodic import PeriodicThread
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,7 @@
 """The webhook thread beside a worker: claims the due turns of account seats (the
 `account_turns` index in Redis) and calls their webhooks concurrently on a pool of threads,
-so a webhook that takes its time holds one pool thread, not the worker (application.webhooks).
+so a webhook that takes its time holds one pool thread, not the worker
+(application.bots.webhook_turns).
 
 Every call is bounded by KELTIS_WEBHOOK_CALL_TIMEOUT_S whatever the game's clock, and one
 account holds at most KELTIS_WEBHOOK_CALLS_PER_ACCOUNT of the pool's threads at once (its
@@ -10,27 +11,25 @@ A killed worker loses nothing: its claims run out and another worker takes the t
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from application.games import GameService
-from application.jobs import BotTurnQueue
-from application.webhooks import WebhookCaller
-from application.webhooks_policy import policy_from_env
+import settings
+from application.bots.webhook_turns import WebhookCaller
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from application.webhooks.policy import policy_from_env
 from store import keys
-from store.account_turns import AccountTurns
-from store.cache import RecordCache
-from store.clock import now_ms
-from store.connection import queue_client, store_client
+from store.bots.account_turns import AccountTurns
+from store.core.cache import RecordCache
+from store.core.clock import now_ms
+from store.core.connection import queue_client, store_client
 from workers.periodic import DoorbellThread
 
 log = logging.getLogger(__name__)
 
 MAX_CALLS = 32  # webhook calls in flight per worker process
-PER_ACCOUNT_ENV = "KELTIS_WEBHOOK_CALLS_PER_ACCOUNT"
-DEFAULT_PER_ACCOUNT = 8  # calls of one account in flight per worker process
 CLAIM_MS = 15_000  # a claim before the call extends it to the call's end
 IDLE_HOLD_MS = 30_000  # an account without a webhook to move: look again after this
 ACCOUNT_BUSY_MS = 500  # an account at its limit of calls: look at its turn again after this
@@ -38,11 +37,7 @@ ACCOUNT_BUSY_MS = 500  # an account at its limit of calls: look at its turn agai
 
 def calls_per_account() -> int:
     """KELTIS_WEBHOOK_CALLS_PER_ACCOUNT (default 8): one account's calls at once."""
-    raw = os.environ.get(PER_ACCOUNT_ENV, "").strip()
-    value = int(raw) if raw else DEFAULT_PER_ACCOUNT
-    if value < 1:
-        raise ValueError(f"{PER_ACCOUNT_ENV} is a positive number of calls")
-    return value
+    return settings.current().webhook_calls_per_account
 
 
 class Claim:

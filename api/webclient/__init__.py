@@ -9,8 +9,8 @@ from importlib import resources
 
 from flask import Blueprint, Response, abort, request
 
-from api.docs import render_docs
-from api.meta import spec_text
+from api.operations.docs import render_docs
+from api.operations.meta import spec_text
 from api.webclient import swagger
 from api.webclient.assets import PAGE, Versioned
 from api.webclient.compression import compress, matches
@@ -26,21 +26,29 @@ ASSETS = {
     "challenges.js": "text/javascript",
     "docs.js": "text/javascript",
     "dom.js": "text/javascript",
+    # the words of every page in each language (i18n.js, language.js, one catalog each)
+    "i18n.js": "text/javascript",
+    "language.js": "text/javascript",
+    "lang-en.js": "text/javascript",
+    "lang-hu.js": "text/javascript",
+    "lang-de.js": "text/javascript",
+    "page.js": "text/javascript",
+    "tableWords.js": "text/javascript",
     "lobby.js": "text/javascript",
     "play.js": "text/javascript",
     "seek.js": "text/javascript",
     "words.js": "text/javascript",
-    # issue 24, people: the leaderboards and account pages
+    # people: the leaderboards and account pages
     "account.js": "text/javascript",
     "chart.js": "text/javascript",
     "leaderboard.js": "text/javascript",
     "people.css": "text/css",
-    # issue 26: the lobby's rules summary, the icon
+    # the lobby's rules summary, the icon
     "bots.js": "text/javascript",
     "rules.css": "text/css",
     "gamelines.js": "text/javascript",
     "favicon.svg": "image/svg+xml",
-    # issue 26, the table: reusable table components (the replay viewer draws with them too)
+    # the table: reusable table components (the replay viewer draws with them too)
     "cardRules.js": "text/javascript",
     "cardTable.js": "text/javascript",
     "diceTable.js": "text/javascript",
@@ -128,7 +136,7 @@ def account_page(name: str):
 @blueprint.get("/arenas/<arena_id>")
 @compress.compressed()
 def arena_page(arena_id: str | None = None):
-    """The arenas (application.arenas), and one arena's live leaderboard."""
+    """The arenas (application.arenas.service), and one arena's live leaderboard."""
     return _answer("arena.html", "text/html")
 
 

@@ -1,4 +1,5 @@
 // The public API of the Keltis service, as a third-party client uses it.
+import {currentLanguage, hasKey, t} from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -8,26 +9,21 @@ export class ApiError extends Error {
   }
 }
 
-const STATUS_WORDS = {
-  0: "The service could not be reached",
-  400: "The request was malformed",
-  401: "Your seat token or account key was not accepted",
-  403: "That is not allowed with your seat",
-  404: "Not found",
-  409: "The game has moved on",
-  413: "The request was too large",
-  422: "That move is not allowed",
-  429: "Too many requests: wait a moment and try again",
-  503: "The service is unavailable right now",
-};
+const STATUS_WORDS = [0, 400, 401, 403, 404, 409, 413, 422, 429, 503];
 
-// The error as words: the server's message, else what its status means.
+// The error as words. English: the server's own message (the most precise), else what its
+// status means. Another language: the catalog's words for the error's code (`errors.<code>`),
+// else what the status means with the server's English message.
 export function errorWords(status, error) {
-  const base = STATUS_WORDS[status] || "The service answered " + status;
+  const rule = error && error.rule ? t("errors.rule", {rule: error.rule}) : "";
+  if (currentLanguage() !== "en" && error && error.code && hasKey("errors." + error.code)) {
+    return t("errors." + error.code) + rule;
+  }
+  const base = STATUS_WORDS.includes(status) ? t("status.http" + status) : t("status.httpOther", {status});
   // A message that already says what the status means is not prefixed again.
   const said = error && error.message && error.message.toLowerCase().startsWith(base.toLowerCase());
-  if (said) return error.message + (error.rule ? " (rule " + error.rule + ")" : "");
-  if (error && error.message) return base + ": " + error.message + (error.rule ? " (rule " + error.rule + ")" : "");
+  if (said) return error.message + rule;
+  if (error && error.message) return base + ": " + error.message + rule;
   return base + ".";
 }
 
@@ -43,7 +39,7 @@ export async function api(method, path, {token, body, headers} = {}) {
   try {
     response = await fetch(path, init);
   } catch (problem) {
-    throw new ApiError(0, "network", errorWords(0, {message: String(problem.message || problem)}));
+    throw new ApiError(0, "network", errorWords(0, {code: "network", message: String(problem.message || problem)}));
   }
   const text = await response.text();
   let data = null;
@@ -79,13 +75,15 @@ export const seats = {
 };
 
 // The signed-in account ({name, key}) lives in local storage too: its key plays its seats
-// (a game token and an account key resolve to a seat the same way) from any browser.
+// (a game token and an account key resolve to a seat the same way) from any browser. Signed
+// in by password, `key` is the session's token (taken wherever the key is) and `session`
+// the session's id.
 const ACCOUNT = "keltis.account";
 export const account = {
   get() {
     try { return JSON.parse(localStorage.getItem(ACCOUNT) || "null"); } catch (_) { return null; }
   },
-  set(name, key) { localStorage.setItem(ACCOUNT, JSON.stringify({name, key})); },
+  set(name, key, session) { localStorage.setItem(ACCOUNT, JSON.stringify(session ? {name, key, session} : {name, key})); },
   forget() { localStorage.removeItem(ACCOUNT); },
 };
 
@@ -97,21 +95,40 @@ export async function listGames(params, cursor) {
   return {games: page.games || [], next: page.next_cursor ?? null};
 }
 
+// Every stream ends when its page goes into the back-forward cache: a cached page's open
+// streams would keep holding the browser's connections (six per host), and the page in
+// front would wait for one (Play now never heard its game). Their followers reconnect as
+// after any drop once the page is shown again.
+const openStreams = new Set();
+addEventListener("pagehide", (event) => {
+  if (event.persisted) for (const stream of openStreams) stream.abort();
+});
+
 // An NDJSON stream's lines, a batch (a list of objects) per chunk read; blank lines (the
 // keep-alives) are skipped. Throws when the answer is not a 2xx stream.
 export async function* ndjsonBatches(path, {headers = {}, signal} = {}) {
-  const response = await fetch(path, {headers: {Accept: "application/x-ndjson", ...headers}, signal, cache: "no-store"});
-  if (!response.ok || !response.body) throw new Error("the stream answered " + response.status);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const {value, done} = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, {stream: true});
-    const lines = buffer.split("\n");
-    buffer = lines.pop();
-    yield lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
+  const stream = new AbortController();
+  const relay = () => stream.abort();
+  if (signal) signal.aborted ? relay() : signal.addEventListener("abort", relay);
+  openStreams.add(stream);
+  try {
+    const response = await fetch(path, {headers: {Accept: "application/x-ndjson", ...headers}, signal: stream.signal, cache: "no-store"});
+    if (!response.ok || !response.body) throw new Error("the stream answered " + response.status);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, {stream: true});
+      const lines = buffer.split("\n");
+      buffer = lines.pop();
+      yield lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
+    }
+  } finally {
+    openStreams.delete(stream);
+    if (signal) signal.removeEventListener("abort", relay);
+    stream.abort();  // a consumer that stopped reading early closes the connection too
   }
 }
 

@@ -1,7 +1,9 @@
 // The arena pages: /arenas lists them, /arenas/<id> shows one with its live leaderboard
 // (GET /v1/arenas/{id}/stream: NDJSON, reconnected with `after` when it drops).
 import {api, ndjsonBatches} from "/web/api.js";
-import {$, el, clear} from "/web/dom.js";
+import {$, clear, el, ratingWords} from "/web/dom.js";
+import {currentLanguage, t, tOr} from "/web/i18n.js";
+import {startLanguage} from "/web/language.js";
 
 const RECENT = 30;
 const RETRY_MS = 2000;
@@ -13,7 +15,7 @@ function showError(text) {
 }
 
 function when(ms) {
-  return new Date(ms).toLocaleString();
+  return new Date(ms).toLocaleString([currentLanguage()]);
 }
 
 async function listPage() {
@@ -21,9 +23,10 @@ async function listPage() {
   const found = await api("GET", "/v1/arenas?limit=50");
   const items = found.arenas.map((a) => el("li", {"data-testid": "arena-item"}, [
     el("a", {href: "/arenas/" + encodeURIComponent(a.id), text: a.name}),
-    " " + a.game + ", " + a.players + " a table, " + a.status + ", until " + when(a.ends_at),
+    " " + t("arena.item", {game: a.game, players: a.players, status: arenaStatus(a.status), until: when(a.ends_at)}),
   ]));
-  clear($("arena-list"), ...(items.length ? items : [el("li", {class: "muted", text: "No arena yet."})]));
+  const none = t("arena.none");
+  clear($("arena-list"), ...(items.length ? items : [el("li", {class: "muted", text: none})]));
 }
 
 function renderBoard(rows) {
@@ -35,18 +38,18 @@ function renderBoard(rows) {
     el("td", {text: String(r.games)}),
     el("td", {text: String(r.score)}),
     el("td", {text: String(r.forfeits)}),
-    el("td", {text: r.rating ? r.rating.ordinal.toFixed(1) : "-"}),
+    el("td", {text: r.rating ? ratingWords(r.rating) : "-"}),
     el("td", {}, [r.game_id ? el("a", {href: "/play/" + encodeURIComponent(r.game_id), text: r.state}) : r.state]),
   ])));
 }
 
 function addGame(line) {
   const list = $("recent");
-  const names = line.players.map((name, seat) => name + (line.winners.includes(seat) ? " (won)" : "")
+  const names = line.players.map((name, seat) => name + (line.winners.includes(seat) ? t("arena.won") : "")
     + (line.scores ? " " + line.scores[seat] : ""));
   const item = el("li", {"data-testid": "recent-game"}, [
     el("a", {href: "/play/" + encodeURIComponent(line.game), text: line.game}),
-    " " + names.join(" vs ") + (line.void ? " (void)" : ""),
+    " " + names.join(t("words.vs")) + (line.void ? t("arena.void") : ""),
   ]);
   list.prepend(item);
   while (list.children.length > RECENT) list.lastChild.remove();
@@ -58,12 +61,12 @@ async function follow(id, state) {
     for (const line of lines) {
       if (line.type === "leaderboard") {
         renderBoard(line.leaderboard);
-        $("arena-status").textContent = line.status;
+        $("arena-status").textContent = arenaStatus(line.status);
       } else if (line.type === "game_finished") {
         state.after = line.position;
         addGame(line);
       } else if (line.type === "arena_finished") {
-        $("arena-status").textContent = "finished";
+        $("arena-status").textContent = arenaStatus("finished");
         return true;
       }
     }
@@ -76,9 +79,9 @@ async function arenaPage(id) {
   $("recent-box").hidden = false;
   const arena = await api("GET", "/v1/arenas/" + encodeURIComponent(id));
   $("arena-title").textContent = arena.name;
-  $("arena-status").textContent = arena.status;
-  $("arena-facts").textContent = arena.game + ", " + arena.players + " a table, "
-    + arena.clock.move_seconds + " s a move; " + when(arena.starts_at) + " to " + when(arena.ends_at);
+  $("arena-status").textContent = arenaStatus(arena.status);
+  $("arena-facts").textContent = t("arena.facts", {game: arena.game, players: arena.players, seconds: arena.clock.move_seconds,
+                                                   from: when(arena.starts_at), to: when(arena.ends_at)});
   renderBoard(arena.leaderboard);
   const state = {after: 0};
   for (;;) {
@@ -86,11 +89,15 @@ async function arenaPage(id) {
       if (await follow(id, state)) return;
       showError("");
     } catch (problem) {
-      showError("Live updates paused: " + (problem.message || problem) + "; retrying.");
+      showError(t("arena.paused", {why: problem.message || problem}));
     }
     await new Promise((done) => setTimeout(done, RETRY_MS));
   }
 }
 
+// An arena's status (scheduled, running, finished) in words.
+const arenaStatus = (status) => tOr("arena.status." + status, status);
+
 const match = location.pathname.match(/^\/arenas\/([A-Za-z0-9_-]+)$/);
-(match ? arenaPage(match[1]) : listPage()).catch((problem) => showError(problem.message || String(problem)));
+startLanguage().then(() => (match ? arenaPage(match[1]) : listPage()))
+  .catch((problem) => showError(problem.message || String(problem)));

@@ -3,14 +3,15 @@
 // hand: pick a card, then its target (its row, its discard pile, a wishing stone with its
 // pair); draw by the deck or a pile top. Without moves it only shows (spectators, replays).
 // Things a move can touch carry `data-spot` (see tableSpots.js) for highlights.
-import {COLOURS, cardChip, colourTag, el, splitCard} from "./dom.js";
+import {COLOURS, cardChip, colourTag, el, plainWords, splitCard, withWhy} from "./dom.js";
 import {layReason} from "./cardRules.js";
 import {cardBreakdown, ROW_POINTS} from "./scoreBreakdown.js";
 import {scoreTable} from "./scoreTable.js";
-import {cardWords, endingSoonWords, finalRoundWords, moveWords} from "./words.js";
+import {cardWords, endingSoonWords, finalRoundWords, moveWords} from "./tableWords.js";
+import {colourName, t} from "./i18n.js";
 
 const PILES = [...COLOURS, "point"];
-const ARROW = {ascending: "↑ rises", descending: "↓ falls"};
+const ARROW = {ascending: "table.rises", descending: "table.falls"};
 
 export function cardBack(extra) {
   return el("span", {class: "card back" + (extra ? " " + extra : ""), "aria-hidden": "true"}, [el("span", {class: "mark", text: "✦"})]);
@@ -21,10 +22,19 @@ function stack(cards, testid, empty) {
             cards.length ? cards.map((c) => cardChip(c)) : [el("span", {class: "muted", text: empty || "–"})]);
 }
 
+// A row as on a real table: its cards overlap, each showing its value at its corner, the
+// last one whole; the strip keeps its size however long the row grows (the page never
+// moves under a player's pointer).
+function rowStrip(cards, testid) {
+  return el("span", {class: "cards strip", "data-testid": testid},
+            cards.length ? cards.map((c) => el("span", {class: "slot"}, [cardChip(c)]))
+                         : [el("span", {class: "muted", text: "–"})]);
+}
+
 function stones(values, testid, spot) {
   return el("span", {class: "stones", "data-testid": testid, "data-stones": values.join(" "), "data-spot": spot},
-            values.length ? values.map((v) => el("span", {class: "stone", title: "wishing stone " + v, text: String(v)}))
-                          : [el("span", {class: "muted", text: "none"})]);
+            values.length ? values.map((v) => el("span", {class: "stone", title: t("table.stone", {value: v}), text: String(v)}))
+                          : [el("span", {class: "muted", text: t("table.none")})]);
 }
 
 // The legal moves sorted by what a click on the table means.
@@ -60,17 +70,17 @@ function rowColumn(seat, colour, ctx, pick) {
   const points = colour === "point" ? count : ROW_POINTS[Math.min(count, 9)];
   const head = el("div", {class: "row-head"}, [
     colourTag(colour),
-    el("span", {class: "row-facts", text: [row.closed ? "closed" : ARROW[row.direction] || "", count ? (points > 0 ? "+" : "") + points : ""].filter(Boolean).join(" · ")}),
+    el("span", {class: "row-facts", text: [row.closed ? t("table.closed") : ARROW[row.direction] ? t(ARROW[row.direction]) : "", count ? (points > 0 ? "+" : "") + points : ""].filter(Boolean).join(" · ")}),
   ]);
-  const body = stack(row.cards, "row-" + seat.seat + "-" + colour);
+  const body = rowStrip(row.cards, "row-" + seat.seat + "-" + colour);
   const parts = [head, body];
   if (pick && pick.cards.length === 1) {
     const move = pick.lays.get(colour);
     if (move) {
       parts.push(target(moveWords(move), move, ctx.send, {"data-testid": "target-row-" + colour, class: "target row-target", "data-key": "row-" + colour},
-                        [el("span", {text: "Lay here"})]));
+                        [el("span", {text: t("table.layHere")})]));
     } else if (colour === splitCard(pick.cards[0]).kind && pick.reason) {
-      parts.push(el("p", {class: "reason", "data-testid": "reason-" + colour, text: "✕ " + pick.reason}));
+      parts.push(el("p", {class: "reason", "data-testid": "reason-" + colour}, ["✕ ", ...withWhy(pick.reason)]));
     }
   }
   return el("div", {class: "row-col" + (row.closed ? " closed" : "") + (colour === "point" ? " point-col" : ""),
@@ -83,18 +93,20 @@ function seatBoard(seat, view, ctx, pick) {
   const breakdown = cardBreakdown(seat);
   const backs = mine || seat.hand_size === 0 ? [] : Array.from({length: seat.hand_size}, () => cardBack("small"));
   return el("section", {class: "seat" + (toMove ? " to-move" : "") + (mine ? " mine" : ""), "data-testid": "seat-" + seat.seat,
-                        "data-spot": "seat-" + seat.seat, "aria-label": ctx.name(seat.seat) + (mine ? " (you)" : "")}, [
+                        "data-spot": "seat-" + seat.seat, "aria-label": ctx.name(seat.seat) + (mine ? t("table.you") : "")}, [
     el("div", {class: "seat-head"}, [
-      el("h3", {}, [ctx.name(seat.seat) + (mine ? " (you)" : ""), toMove ? el("span", {class: "badge", text: "to move"}) : null]),
+      el("h3", {}, [ctx.name(seat.seat) + (mine ? t("table.you") : ""), toMove ? el("span", {class: "badge", text: t("table.toMove")}) : null]),
       el("span", {class: "facts"}, [
-        "hand ", el("b", {"data-testid": "hand-size-" + seat.seat, text: String(seat.hand_size)}), " ",
+        t("table.hand") + " ", el("b", {"data-testid": "hand-size-" + seat.seat, text: String(seat.hand_size)}), " ",
         el("span", {class: "backs", "data-spot": "hand-" + seat.seat}, backs),
-        " · stones ", stones(seat.stones, "stones-" + seat.seat, "stones-" + seat.seat),
+        " · " + t("table.stones") + " ", stones(seat.stones, "stones-" + seat.seat, "stones-" + seat.seat),
       ]),
-      el("details", {class: "score-details", open: view.result ? true : undefined}, [
-        el("summary", {}, ["score ", el("b", {"data-testid": "score-" + seat.seat, text: String(seat.score)}), el("span", {class: "how", text: " · how it adds up"})]),
-        scoreTable(breakdown, {title: "Score of " + ctx.name(seat.seat), testid: "breakdown-" + seat.seat, shown: seat.score}),
-        el("p", {class: "muted small", text: "A row scores by its length: 1 card -4, 2: -3, 3: -2, 4: +1, 5: +2, 6: +3, 7: +6, 8: +7, 9 or more: +10 (K1)."}),
+      el("details", {class: "score-details", open: view.result ? true : undefined, "data-testid": "score-details-" + seat.seat}, [
+        el("summary", {}, [t("table.score") + " ", el("b", {"data-testid": "score-" + seat.seat, text: String(seat.score)}), el("span", {class: "how", text: " · " + t("table.howItAddsUp")})]),
+        el("div", {class: "score-pop"}, [
+          scoreTable(breakdown, {title: t("table.scoreOf", {name: ctx.name(seat.seat)}), testid: "breakdown-" + seat.seat, shown: seat.score}),
+          el("p", {class: "muted small"}, withWhy(t("table.rowScoring"))),
+        ]),
       ]),
     ]),
     el("div", {class: "row-grid"}, PILES.map((colour) => rowColumn(seat, colour, ctx, mine ? pick : null))),
@@ -107,25 +119,25 @@ function pileBox(name, view, moves, pick, ctx) {
   const drawMove = moves.draws.get(name);
   const discard = pick && pick.cards.length === 1 && splitCard(pick.cards[0]).kind === name ? moves.discards.get(pick.cards[0]) : null;
   const label = drawMove ? moveWords(drawMove) + (top ? " (" + cardWords(top) + ")" : "")
-              : discard ? moveWords(discard) : name + " pile";
+              : discard ? moveWords(discard) : t("table.pileName", {colour: colourName(name)});
   const face = top ? cardChip(top, "big") : el("span", {class: "card empty big", "aria-hidden": "true"});
   face.removeAttribute("data-card");  // the top card is counted once, in the pile's list below
   const move = drawMove || discard;
   const banned = view.banned_piles.includes(name);
   const inner = [el("span", {class: "pile-name"}, [colourTag(name)]), face,
-                 el("span", {class: "pile-count", text: cards.length + (cards.length === 1 ? " card" : " cards")}),
-                 banned ? el("span", {class: "muted small", text: "just discarded"}) : null,
-                 discard ? el("span", {class: "hint", text: "Discard here"}) : null];
+                 el("span", {class: "pile-count", text: t("table.cards", {count: cards.length})}),
+                 banned ? el("span", {class: "muted small", text: t("table.justDiscarded")}) : null,
+                 discard ? el("span", {class: "hint", text: t("table.discard")}) : null];
   const box = move ? target(label, move, ctx.send, {"data-testid": "pile-button-" + name, class: "target pile", "data-key": "pile-" + name}, inner)
                    : el("div", {class: "pile", "data-testid": "pile-button-" + name}, inner);
   return el("div", {class: "pile-slot", "data-spot": "pile-" + name, title: cards.map(cardWords).join(", ")},
-            [box, el("span", {class: "sr-only"}, [stack(cards, "pile-" + name, "empty")])]);
+            [box, el("span", {class: "sr-only"}, [stack(cards, "pile-" + name, t("table.empty"))])]);
 }
 
 function centre(view, moves, pick, ctx) {
   const deckMove = moves.draws.get("deck");
-  const deckInner = [cardBack("big"), el("span", {class: "pile-count"}, [el("b", {"data-testid": "deck-size", text: String(view.deck_size)}), " in the deck"])];
-  const deck = deckMove ? target("Draw from the deck (" + view.deck_size + " cards)", deckMove, ctx.send, {"data-testid": "deck", class: "target pile deck", "data-key": "deck"}, deckInner)
+  const deckInner = [cardBack("big"), el("span", {class: "pile-count"}, [el("b", {"data-testid": "deck-size", text: String(view.deck_size)}), " " + t("table.inTheDeck")])];
+  const deck = deckMove ? target(t("table.drawDeck", {count: view.deck_size}), deckMove, ctx.send, {"data-testid": "deck", class: "target pile deck", "data-key": "deck"}, deckInner)
                         : el("div", {class: "pile deck", "data-testid": "deck"}, deckInner);
   const wishValue = pick && pick.wish ? Number(splitCard(pick.wish.cards[0]).value) : null;
   const tableStones = view.stones_on_table.map((v) => {
@@ -133,20 +145,21 @@ function centre(view, moves, pick, ctx) {
       return target(moveWords(pick.wish), pick.wish, ctx.send, {"data-testid": "stone-" + v, class: "target stone wishable", "data-key": "stone-" + v},
                     [el("span", {text: String(v)})]);
     }
-    return el("span", {class: "stone", "data-testid": "stone-" + v, title: "wishing stone " + v, text: String(v)});
+    return el("span", {class: "stone", "data-testid": "stone-" + v, title: t("table.stone", {value: v}), text: String(v)});
   });
   const final = view.final_round;
   const soon = endingSoonWords(view, "keltis-card");
-  return el("section", {class: "centre", "aria-label": "the middle of the table"}, [
-    final && !view.result ? el("p", {class: "notice", "data-testid": "final-round",
-                     text: "Final round: " + finalRoundWords(final.reason) + ". Lay up to two cards, or stop (E3)."}) : null,
-    soon ? el("p", {class: "ending-soon", "data-testid": "ending-soon", text: soon}) : null,
+  // The notices sit beside the piles, not above them: the table keeps its height.
+  return el("section", {class: "centre", "aria-label": t("table.middle")}, [
     el("div", {class: "piles"}, [el("div", {class: "pile-slot", "data-spot": "deck"}, [deck]),
                                  ...PILES.map((name) => pileBox(name, view, moves, pick, ctx)),
-    el("p", {class: "facts table-stones"}, [
-      "wishing stones ", el("span", {class: "stones", "data-testid": "stones-table", "data-stones": view.stones_on_table.join(" "), "data-spot": "stones-table"},
-                            tableStones.length ? tableStones : [el("span", {class: "muted", text: "none left"})]),
-      el("span", {class: "small", text: view.removed_count + " set aside face down · closed rows " + view.closed_rows + " of 5"}),
+    el("div", {class: "facts table-stones"}, [
+      el("span", {}, [t("table.wishingStones") + " ", el("span", {class: "stones", "data-testid": "stones-table", "data-stones": view.stones_on_table.join(" "), "data-spot": "stones-table"},
+                            tableStones.length ? tableStones : [el("span", {class: "muted", text: t("table.noneLeft")})])]),
+      el("span", {class: "small", text: t("table.setAside", {count: view.removed_count, closed: view.closed_rows})}),
+      final && !view.result ? el("span", {class: "notice", "data-testid": "final-round"},
+                                  withWhy(t("table.finalRound", {reason: finalRoundWords(final.reason)}))) : null,
+      soon ? el("span", {class: "ending-soon", "data-testid": "ending-soon"}, withWhy(soon)) : null,
     ])]),
   ]);
 }
@@ -161,7 +174,7 @@ function handBar(view, moves, pick, state, ctx, redraw) {
     const chosen = state.picked.includes(i);
     const usable = playing && (canLay || moves.discards.has(card) || moves.wishes.some((w) => w.cards.includes(card)));
     const finalLay = moves.stop && canLay;
-    const more = (reason ? ": cannot go to its row, " + reason : "") + (chosen ? " (picked)" : "");
+    const more = (reason ? t("table.cannotGo", {reason: plainWords(reason)}) : "") + (chosen ? t("table.picked") : "");
     // Named by its content (the chip's words, then `more` for screen readers only), not by an
     // aria-label that would differ from the letters shown ("E" of an end card).
     return el("button", {type: "button", class: "hand-card" + (chosen ? " picked" : "") + (reason ? " blocked" : ""),
@@ -173,11 +186,11 @@ function handBar(view, moves, pick, state, ctx, redraw) {
                       reason ? el("span", {class: "blocked-mark", "aria-hidden": "true", text: "✕"}) : null]);
   });
   const hint = handHint(view, moves, state.secondDraw ? SECOND_DRAW : pick);
-  return el("section", {class: "hand", "aria-label": "your hand", "data-spot": "hand-" + ctx.seat}, [
-    el("h3", {}, ["Your hand ", el("span", {class: "hint", "data-testid": "hint", text: hint})]),
-    el("div", {class: "hand-cards", "data-testid": "hand"}, buttons.length ? buttons : [el("span", {class: "muted", text: "empty"})]),
+  return el("section", {class: "hand", "aria-label": t("table.yourHandLabel"), "data-spot": "hand-" + ctx.seat}, [
+    el("h3", {}, [t("table.yourHand") + " ", el("span", {class: "hint", "data-testid": "hint"}, withWhy(hint))]),
+    el("div", {class: "hand-cards", "data-testid": "hand"}, buttons.length ? buttons : [el("span", {class: "muted", text: t("table.empty")})]),
     moves.stop ? el("p", {}, [target(moveWords(moves.stop), moves.stop, ctx.send, {"data-testid": "stop", class: "target", "data-key": "stop"},
-                                     [el("span", {text: "Stop: end my final round"})])]) : null,
+                                     [el("span", {text: t("table.stopFinal")})])]) : null,
   ]);
 }
 
@@ -187,22 +200,22 @@ const SECOND_DRAW = {cards: []};
 function handHint(view, moves, pick) {
   if (moves.draws.size) {
     const owed = view.draws_owed;
-    const which = owed === 2 ? " (1 of 2)" : owed === 1 && (pick === SECOND_DRAW || view.banned_piles.length >= 2) ? " (2 of 2)" : "";
-    return "Draw a card" + which + ": click the deck or a pile's top card.";
+    const which = owed === 2 ? t("hint.firstOfTwo") : owed === 1 && (pick === SECOND_DRAW || view.banned_piles.length >= 2) ? t("hint.secondOfTwo") : "";
+    return t("hint.draw", {which});
   }
   if (!moves.play && !moves.stop) return "";
-  if (!pick) return moves.stop ? "Final round: pick a card to lay, or stop." : "Pick a card, then where it goes.";
+  if (!pick) return t(moves.stop ? "hint.finalPick" : "hint.pick");
   if (pick.cards.length === 2) {
-    return pick.wish ? "Click wishing stone " + splitCard(pick.wish.cards[0]).value + " to trade the pair for it (P2)." : "These two cards cannot be wished together.";
+    return pick.wish ? t("hint.pairStone", {value: splitCard(pick.wish.cards[0]).value}) : t("hint.noPair");
   }
   const card = pick.cards[0];
   const parts = [];
-  if (pick.lays.size) parts.push("lay it on a row marked “Lay here”");
-  else if (pick.reason) parts.push(cardWords(card) + " cannot go to its row: " + pick.reason);
-  if (moves.discards.has(card)) parts.push("discard it on its pile");
-  if (pick.wish) parts.push("or click wishing stone " + splitCard(card).value + " to trade it and its pair for the stone (P2)");
-  else if (moves.wishes.some((w) => w.cards.includes(card))) parts.push("or pick a second card of value " + splitCard(card).value + " to wish for a stone (P2)");
-  return cardWords(card) + ": " + parts.join("; ") + ".";
+  if (pick.lays.size) parts.push(t("hint.layIt"));
+  else if (pick.reason) parts.push(t("hint.cannotGo", {card: cardWords(card), reason: pick.reason}));
+  if (moves.discards.has(card)) parts.push(t("hint.discardIt"));
+  if (pick.wish) parts.push(t("hint.stoneIt", {value: splitCard(card).value}));
+  else if (moves.wishes.some((w) => w.cards.includes(card))) parts.push(t("hint.secondCard", {value: splitCard(card).value}));
+  return t("hint.card", {card: cardWords(card), what: parts.join("; ")});
 }
 
 // Draw the table into `container`. opts: {seat, name(seat), moves, send(move)}; picking a
@@ -242,10 +255,11 @@ export function drawCardTable(container, view, opts) {
     if (mine) parts.push(seatBoard(mine, view, ctx, pick));
     if (ctx.seat !== null && view.hand) parts.push(handBar(view, moves, pick, state, ctx, render));
     if (view.hands) {
-      parts.push(el("section", {class: "hand"}, [el("h3", {text: "Hands at the end"}),
-        ...view.hands.map((hand, seat) => el("p", {}, [ctx.name(seat) + ": ", stack(hand, "final-hand-" + seat, "empty")]))]));
+      parts.push(el("section", {class: "hand"}, [el("h3", {text: t("table.handsAtEnd")}),
+        ...view.hands.map((hand, seat) => el("p", {}, [ctx.name(seat) + ": ", stack(hand, "final-hand-" + seat, t("table.empty"))]))]));
     }
-    container.replaceChildren(el("div", {class: "felt card-table"}, parts));
+    const size = view.seats.length > 2 ? " many" : "";
+    container.replaceChildren(el("div", {class: "felt card-table" + size + (view.result ? " over" : "")}, parts));
     const first = toTarget && state.picked.length ? container.querySelector(".row-target, button.pile.target, button.stone.target") : null;
     const again = first || (focused && container.querySelector('[data-key="' + focused + '"]'));
     if (again) again.focus({preventScroll: !first});
@@ -271,6 +285,6 @@ function pickFor(picked, view, moves, ctx) {
 }
 
 export function cardLegend() {
-  return ["Colours: ", ...[...COLOURS, "point"].map((c) => colourTag(c)),
-          " · a row scores by its length (K1): under 4 cards it counts negative."];
+  return [t("legend.colours") + " ", ...[...COLOURS, "point"].map((c) => colourTag(c)),
+          ...withWhy(" · " + t("legend.cardRows"))];
 }

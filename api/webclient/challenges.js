@@ -1,12 +1,14 @@
-// The lobby's challenges (issue 24): the signed-in account's incoming challenges with
+// The lobby's challenges: the signed-in account's incoming challenges with
 // accept / decline, its outgoing ones with cancel, and "challenge" buttons beside each
 // built-in bot and beside an account name typed in. The lists follow the account's event
 // stream (/v1/me/events), so an answer or a new challenge shows at once.
 import {account, api, ndjsonBatches, seats} from "./api.js";
 import {$, clear, el} from "./dom.js";
-import {botInfo, botLabel} from "./bots.js";
+import {botLabel, botsByGame, personBots} from "./bots.js";
+import {t} from "./i18n.js";
 
-const GAME_NAMES = {"keltis-card": "card game", "keltis-dice": "dice game"};
+const GAME_NAMES = {"keltis-card": "challenge.cardGame", "keltis-dice": "challenge.diceGame"};
+const DECLINE_REASONS = ["generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "game", "board", "no_bot", "only_bot"];
 let following = null;  // the AbortController of the stream followed, and whose key it is
 let followedKey = null;
 
@@ -16,13 +18,13 @@ function showError(message) {
 }
 
 function opponentWords(c) {
-  return c.opponents.map((o) => o.account || o.bot + " (bot)").join(", ");
+  return c.opponents.map((o) => o.account || t("words.bot", {name: o.bot})).join(", ");
 }
 
 function words(c) {
-  return (GAME_NAMES[c.game] || c.game) + ", " + c.players + " players" +
-    (c.rated ? ", rated" : "") + (c.match === "two_boards" ? ", two-board match" : "") +
-    (c.clock ? ", " + c.clock.move_seconds + " s a move" : "");
+  return (GAME_NAMES[c.game] ? t(GAME_NAMES[c.game]) : c.game) + ", " + t("challenge.players", {count: c.players}) +
+    (c.rated ? ", " + t("challenge.rated") : "") + (c.match === "two_boards" ? ", " + t("challenge.twoBoards") : "") +
+    (c.clock ? ", " + t("challenge.perMove", {seconds: c.clock.move_seconds}) : "");
 }
 
 // Remember the account's seat of a game it was challenged into, so the table page plays it.
@@ -33,7 +35,7 @@ async function rememberSeat(gameId, signedIn) {
 }
 
 function gameLink(gameId) {
-  return el("a", {href: "/play/" + encodeURIComponent(gameId), "data-testid": "challenge-game-link", text: "play the game"});
+  return el("a", {href: "/play/" + encodeURIComponent(gameId), "data-testid": "challenge-game-link", text: t("challenge.playGame")});
 }
 
 async function answer(c, action, body) {
@@ -44,29 +46,28 @@ async function answer(c, action, body) {
                             {token: signedIn.key, body});
     if (after.status === "accepted" && after.game_id) {
       await rememberSeat(after.game_id, signedIn);
-      clear($("challenge-result"), "Accepted: ", gameLink(after.game_id));
+      clear($("challenge-result"), t("challenge.accepted") + " ", gameLink(after.game_id));
     }
   } catch (problem) { showError(problem.message); }
   await refresh();
 }
 
 function incomingItem(c) {
-  const reason = el("select", {"data-testid": "decline-reason", "aria-label": "why you decline"},
-    ["generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "game", "board", "no_bot", "only_bot"]
-      .map((r) => el("option", {value: r, text: r.replace("_", " ")})));
+  const reason = el("select", {"data-testid": "decline-reason", "aria-label": t("challenge.why")},
+    DECLINE_REASONS.map((r) => el("option", {value: r, text: t("decline." + r)})));
   return el("li", {"data-challenge": c.id}, [
-    el("span", {text: c.challenger + " challenges you: " + words(c) + " "}),
-    el("button", {type: "button", "data-testid": "accept-challenge", class: "primary", text: "Accept",
+    el("span", {text: t("challenge.challengesYou", {name: c.challenger, what: words(c)}) + " "}),
+    el("button", {type: "button", "data-testid": "accept-challenge", class: "primary", text: t("challenge.accept"),
                   on: {click: () => answer(c, "accept")}}), " ",
-    el("button", {type: "button", "data-testid": "decline-challenge", text: "Decline",
+    el("button", {type: "button", "data-testid": "decline-challenge", text: t("challenge.decline"),
                   on: {click: () => answer(c, "decline", {reason: reason.value})}}), " ", reason,
   ]);
 }
 
 function outgoingItem(c) {
   return el("li", {"data-challenge": c.id}, [
-    el("span", {text: "You challenged " + opponentWords(c) + ": " + words(c) + " "}),
-    el("button", {type: "button", "data-testid": "cancel-challenge", text: "Cancel",
+    el("span", {text: t("challenge.youChallenged", {names: opponentWords(c), what: words(c)}) + " "}),
+    el("button", {type: "button", "data-testid": "cancel-challenge", text: t("challenge.cancel"),
                   on: {click: () => answer(c, "cancel")}}),
   ]);
 }
@@ -92,7 +93,7 @@ async function send(opponent) {
     const made = await api("POST", "/v1/challenges", {token: signedIn.key, body});
     if (made.status === "accepted" && made.game_id) {  // a built-in bot accepts at once
       await rememberSeat(made.game_id, signedIn);
-      clear($("challenge-result"), "Accepted: ", gameLink(made.game_id));
+      clear($("challenge-result"), t("challenge.accepted") + " ", gameLink(made.game_id));
     }
   } catch (problem) { showError(problem.message); }
   await refresh();
@@ -101,11 +102,11 @@ async function send(opponent) {
 // A "challenge" button beside each built-in bot of the chosen game.
 async function botButtons() {
   const answer = await api("GET", "/v1/bots");
-  const game = answer.games.find((g) => g.game === $("challenge-game").value);
-  clear($("challenge-bots"), ...(game ? game.bots : []).map(botInfo).map((bot) =>
+  const chosen = botsByGame(answer)[$("challenge-game").value] || [];
+  clear($("challenge-bots"), ...personBots(chosen).map((bot) =>
     el("li", {}, [el("span", {text: botLabel(bot) + " "}),
-      el("button", {type: "button", "data-testid": "challenge-bot", "data-bot": bot.name, text: "challenge",
-                    "aria-label": "challenge " + botLabel(bot), on: {click: () => send({bot: bot.name})}})])));
+      el("button", {type: "button", "data-testid": "challenge-bot", "data-bot": bot.name, text: t("challenge.send"),
+                    "aria-label": t("challenge.botLabel", {bot: botLabel(bot)}), on: {click: () => send({bot: bot.name})}})])));
 }
 
 // Follow the account's event stream: every challenge line refreshes the lists; an accepted
@@ -119,7 +120,7 @@ async function follow(signedIn, signal) {
           if (!event.type.startsWith("challenge")) continue;
           if (event.type === "challenge_accepted" && event.challenge.game_id) {
             await rememberSeat(event.challenge.game_id, signedIn);
-            clear($("challenge-result"), "Accepted: ", gameLink(event.challenge.game_id));
+            clear($("challenge-result"), t("challenge.accepted") + " ", gameLink(event.challenge.game_id));
           }
           await refresh();
         }

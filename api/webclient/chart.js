@@ -1,7 +1,8 @@
-// A rating chart as inline SVG, drawn here (no library): the ordinal after each rated game,
+// A rating chart as inline SVG, drawn here (no library): the rating after each rated game,
 // one point per game, oldest on the left; the SVG says what it shows (title, desc) and a
 // table beside it holds the same numbers for readers that do not see it.
-import {el} from "./dom.js";
+import {el, ratingWords} from "./dom.js";
+import {t} from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let WIDTH = 640;  // narrower on a phone, so its words keep a readable size
@@ -32,15 +33,15 @@ function when(ms) {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 }
 
-// `points` oldest first: {seq, game_id, at, rank, mu, sigma, ordinal, games}; `label`
+// `points` oldest first: {seq, game_id, at, rank, rating, provisional, games, ...}; `label`
 // names the chart (e.g. "Card game rating of ann").
 export function ratingChart(points, label, testid) {
   const id = "chart-" + testid;
   WIDTH = window.innerWidth < 520 ? 360 : 640;
-  const values = points.map((p) => p.ordinal);
+  const values = points.map((p) => p.rating);
   let low = Math.min(...values);
   let high = Math.max(...values);
-  if (high - low < 1) { low -= 0.5; high += 0.5; }
+  if (high - low < 40) { low -= 20; high += 20; }
   const margin = (high - low) * 0.08;
   low -= margin; high += margin;
   const w = WIDTH - PAD.left - PAD.right;
@@ -51,9 +52,8 @@ export function ratingChart(points, label, testid) {
   const last = points[points.length - 1];
   const parts = [
     svg("title", {id: id + "-title", text: label}),
-    svg("desc", {id: id + "-desc", text: "Ordinal after each of " + points.length + " rated games (games " +
-      first.games + " to " + last.games + "): from " + first.ordinal.toFixed(2) + " to " + last.ordinal.toFixed(2) +
-      ", lowest " + Math.min(...values).toFixed(2) + ", highest " + Math.max(...values).toFixed(2) + "."}),
+    svg("desc", {id: id + "-desc", text: t("chart.desc", {count: points.length, first: first.games, last: last.games,
+      from: first.rating, to: last.rating, low: Math.min(...values), high: Math.max(...values)})}),
   ];
   for (const v of ticks(low, high, 4)) {
     parts.push(svg("line", {class: "grid", x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v)}));
@@ -61,14 +61,14 @@ export function ratingChart(points, label, testid) {
   }
   parts.push(svg("line", {class: "axis", x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: PAD.top + h}));
   parts.push(svg("line", {class: "axis", x1: PAD.left, x2: WIDTH - PAD.right, y1: PAD.top + h, y2: PAD.top + h}));
-  parts.push(svg("text", {x: PAD.left, y: HEIGHT - 8, text: "game " + first.games}));
-  if (points.length > 1) parts.push(svg("text", {x: WIDTH - PAD.right, y: HEIGHT - 8, "text-anchor": "end", text: "game " + last.games}));
-  const path = points.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(p.ordinal).toFixed(1)).join(" ");
+  parts.push(svg("text", {x: PAD.left, y: HEIGHT - 8, text: t("chart.game", {n: first.games})}));
+  if (points.length > 1) parts.push(svg("text", {x: WIDTH - PAD.right, y: HEIGHT - 8, "text-anchor": "end", text: t("chart.game", {n: last.games})}));
+  const path = points.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(p.rating).toFixed(1)).join(" ");
   parts.push(svg("path", {class: "line", d: path}));
   points.forEach((p, i) => {
-    parts.push(svg("circle", {class: "point" + (p.rank === 1 ? " win" : ""), cx: x(i).toFixed(1), cy: y(p.ordinal).toFixed(1),
+    parts.push(svg("circle", {class: "point" + (p.rank === 1 ? " win" : ""), cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1),
                               r: points.length > 120 ? 2 : 4, "data-testid": "chart-point", "data-game": p.game_id}, [
-      svg("title", {text: "game " + p.games + " (" + when(p.at) + "), rank " + p.rank + ": ordinal " + p.ordinal.toFixed(2)}),
+      svg("title", {text: t("chart.point", {n: p.games, at: when(p.at), rank: p.rank, rating: ratingWords(p)})}),
     ]));
   });
   return svg("svg", {viewBox: "0 0 " + WIDTH + " " + HEIGHT, role: "img", "data-testid": testid,
@@ -77,15 +77,13 @@ export function ratingChart(points, label, testid) {
 
 // The same points as a table (newest first), in a <details> under the chart.
 export function ratingTable(points) {
-  const head = el("tr", {}, ["game", "finished", "rank", "ordinal", "mu", "sigma"].map((t) => el("th", {scope: "col", text: t})));
+  const head = el("tr", {}, ["chart.tGame", "chart.tFinished", "chart.tRank", "board.rating"].map((key) => el("th", {scope: "col", text: t(key)})));
   const rows = points.slice().reverse().map((p) => el("tr", {}, [
     el("td", {}, [el("a", {href: "/play/" + encodeURIComponent(p.game_id), text: String(p.games)})]),
     el("td", {text: when(p.at)}),
     el("td", {text: String(p.rank)}),
-    el("td", {text: p.ordinal.toFixed(2)}),
-    el("td", {text: p.mu.toFixed(2)}),
-    el("td", {text: p.sigma.toFixed(2)}),
+    el("td", {text: ratingWords(p)}),
   ]));
-  return el("details", {}, [el("summary", {text: "the numbers as a table"}),
+  return el("details", {}, [el("summary", {text: t("chart.asTable")}),
                             el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)])]);
 }

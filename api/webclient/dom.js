@@ -1,14 +1,14 @@
 // Small DOM helpers: elements are built from data, never parsed from it as HTML.
-import {cardWords} from "./words.js";
+import {cardWords} from "./tableWords.js";
+import {colourName, t} from "./i18n.js";
 
 export {cardWords};
 
 export const COLOURS = ["brown", "yellow", "pink", "green", "blue"];
-// Every colour also has a symbol and a letter, so no card depends on seeing its colour.
+// Every colour also has a symbol, so no card or die depends on seeing its colour.
 export const MARKS = {
   brown: "■", yellow: "●", pink: "♥", green: "♣", blue: "◆", point: "✦", stone: "◎",
 };
-export const LETTERS = {brown: "Br", yellow: "Ye", pink: "Pk", green: "Gr", blue: "Bl", point: "Pt", stone: "St"};
 
 export function el(tag, attrs, children) {
   const node = document.createElement(tag);
@@ -40,10 +40,36 @@ export function cardChip(card, extra) {
 }
 
 export function colourTag(colour) {
-  return el("span", {class: "tag c-" + colour, title: colour}, [
-    el("span", {class: "mark", "aria-hidden": "true", text: MARKS[colour] || ""}), el("span", {class: "tag-word", text: " " + colour})]);
+  const word = colourName(colour);
+  return el("span", {class: "tag c-" + colour, title: word}, [
+    el("span", {class: "mark", "aria-hidden": "true", text: MARKS[colour] || ""}), el("span", {class: "tag-word", text: " " + word})]);
 }
 
 export function clear(node, ...children) {
   node.replaceChildren(...children.filter((c) => c !== null && c !== undefined));
+}
+
+// Words for a player: the rule ids the words cite ("… (P3)", "(service rule E4)", in any
+// language) leave the sentence and become one small "why?" link to the rule on /rules,
+// opened beside the table.
+const RULE_ID = /\s*\((?:[^()0-9]*\s)?([A-Z][0-9]{1,2})\)/g;
+
+export function withWhy(words) {
+  const ids = [...words.matchAll(RULE_ID)].map((m) => m[1]);
+  const plain = words.replace(RULE_ID, "");
+  if (!ids.length) return [plain];
+  const rule = ids[0];
+  return [plain, " ", el("a", {class: "why", href: "/rules#" + rule, target: "_blank", rel: "noopener",
+                               "data-rule": rule, title: t("why.title", {rule}), text: t("why.link")})];
+}
+
+// The same words without their rule ids (a tooltip, a screen reader's label).
+export function plainWords(words) {
+  return words.replace(RULE_ID, "");
+}
+
+// The one rating people see (GET answers' `rating`), "?" while it is provisional: "1544",
+// "1500?".
+export function ratingWords(rating) {
+  return String(rating.rating) + (rating.provisional ? "?" : "");
 }

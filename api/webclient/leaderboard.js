@@ -1,9 +1,10 @@
-// The leaderboards: GET /v1/ratings per game, best ordinal first, a page at a time; each
+// The leaderboards: GET /v1/ratings per game, best rating first, a page at a time; each
 // account's name links to its page (built-in bots have none).
 import {api} from "./api.js";
-import {$, clear, el} from "./dom.js";
-
-const GAMES = {"keltis-card": "Card game", "keltis-dice": "Dice game"};
+import {$, clear, el, ratingWords} from "./dom.js";
+import {KINDS as GAMES} from "./gamelines.js";
+import {t} from "./i18n.js";
+import {startLanguage} from "./language.js";
 let shown = 0;
 let cursor = null;
 let game = "keltis-card";
@@ -15,8 +16,8 @@ function showError(message) {
 }
 
 export function kindWords(row) {
-  if (!row.account) return "built-in bot";
-  return row.bot ? "bot account" : "person";
+  if (!row.account) return t("board.builtIn");
+  return t(row.bot ? "board.botAccount" : "board.person");
 }
 
 export function nameCell(row) {
@@ -26,14 +27,11 @@ export function nameCell(row) {
 
 function row(rating) {
   shown += 1;
-  const num = (value) => el("td", {class: "num", text: value.toFixed(2)});
   return el("tr", {"data-name": rating.name}, [
     el("td", {class: "num", text: String(shown)}),
     el("td", {}, [nameCell(rating)]),
     el("td", {class: "kind", text: kindWords(rating)}),
-    num(rating.ordinal),
-    el("td", {class: "num wide", text: rating.mu.toFixed(2)}),
-    el("td", {class: "num wide", text: rating.sigma.toFixed(2)}),
+    el("td", {class: "num", "data-testid": "board-rating", text: ratingWords(rating)}),
     el("td", {class: "num", text: String(rating.games)}),
   ]);
 }
@@ -48,7 +46,7 @@ async function page(first) {
     if (mine !== loading) return;
     if (first) { shown = 0; clear($("board-rows")); }
     $("board-rows").append(...answer.ratings.map(row));
-    if (!shown) $("board-rows").append(el("tr", {}, [el("td", {colspan: "7", class: "muted", text: "no rated games yet"})]));
+    if (!shown) $("board-rows").append(el("tr", {}, [el("td", {colspan: "7", class: "muted", text: t("people.noRated")})]));
     cursor = answer.next_cursor;
     $("board-more").hidden = !cursor;
     showError("");
@@ -64,7 +62,7 @@ async function choose(chosen) {
   for (const button of document.querySelectorAll("[data-game]")) {
     button.setAttribute("aria-pressed", String(button.dataset.game === game));
   }
-  $("board-caption").textContent = GAMES[game] + ": ratings";
+  $("board-caption").textContent = t("board.caption", {game: t(GAMES[game])});
   const url = new URL(location.href);
   url.searchParams.set("game", game);
   history.replaceState(null, "", url);
@@ -72,6 +70,7 @@ async function choose(chosen) {
 }
 
 async function main() {
+  await startLanguage();
   for (const button of document.querySelectorAll("[data-game]")) {
     button.addEventListener("click", () => choose(button.dataset.game));
   }

@@ -1,6 +1,8 @@
 // Other seats' moves shown one by one: each new event gets a line at the top of the table
-// and a highlight on what it touched, `pace()` ms apart; "Skip" (or Escape) shows the rest
-// at once. While steps are shown the page holds back the viewer's own choices.
+// and a highlight on what it touched (that step's alone), `pace()` ms apart; "Skip" (or
+// Escape) shows the rest at once. The viewer's own choices stay open meanwhile: a click on
+// the table ends the showing (`skip({quiet: true})`, which leaves the table as it is, so the
+// click lands) and is taken.
 import {eventSpots, markSpots, shownEvent} from "./tableSpots.js";
 
 const KEPT_LINES = 4;
@@ -19,7 +21,7 @@ export function opponentSteps({line, skip, root, words, pace, done}) {
     if (fresh || e.seat !== lastSeat) { lines = []; spots = []; fresh = false; }
     lastSeat = e.seat;
     lines.push(words(event));
-    spots.push(...eventSpots(e));
+    spots = eventSpots(e);
     lines = lines.slice(-KEPT_LINES);
     line.textContent = lines.join(" · ");
     line.hidden = false;
@@ -36,15 +38,17 @@ export function opponentSteps({line, skip, root, words, pace, done}) {
     skip.hidden = false;
     timer = setTimeout(next, Math.max(0, pace()));
   };
-  const finish = () => {
+  // `quiet`: the page is not drawn again (a click on the table must find what it pressed).
+  const finish = ({quiet = false} = {}) => {
     if (timer === null) return;
     clearTimeout(timer);
     while (queue.length) show(queue.shift());
     timer = null;
     skip.hidden = true;
-    done();
+    if (quiet) mark();
+    else done();
   };
-  skip.addEventListener("click", finish);
+  skip.addEventListener("click", () => finish());
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") finish(); });
 
   return {
@@ -56,6 +60,7 @@ export function opponentSteps({line, skip, root, words, pace, done}) {
       if (timer === null && queue.length) next();
     },
     busy: () => timer !== null || queue.length > 0,
+    skip: finish,
     mark,
   };
 }

@@ -1,10 +1,13 @@
 // The table page: a seat plays (its token from local storage), anyone else watches.
 import {account, api, follow, newKey, seats} from "./api.js";
-import {$, clear, el} from "./dom.js";
+import {botWord, personName} from "./bots.js";
+import {$, clear, el, ratingWords, withWhy} from "./dom.js";
 import {cardLegend, drawCardTable} from "./cardTable.js";
-import {diceLegend, diceMoves, drawDiceTable, fieldWords} from "./diceTable.js";
+import {diceLegend, diceMoves, drawDiceTable, fieldWords, rerollPicker} from "./diceTable.js";
 import {opponentSteps} from "./opponentSteps.js";
-import {endWords, eventWords} from "./words.js";
+import {andList, endWords, eventWords} from "./tableWords.js";
+import {t, tOr} from "./i18n.js";
+import {startLanguage} from "./language.js";
 
 const GAME_ID = decodeURIComponent(location.pathname.split("/").pop());
 const PATH = "/v1/games/" + encodeURIComponent(GAME_ID);
@@ -22,14 +25,16 @@ let following = null;
 let retry = null;
 let problem = null;     // the shown error: {until: "change" | "reconnect" | "next", version}
 let atLeast = 0;        // the version our last accepted move made: older reads are not drawn
+let heard = 0;          // the newest version the event stream told of
 const logged = new Set();
+let picked = {version: -1, dice: new Set()};  // the dice picked to roll again, in one version
 
 const name = (seat) => {
   const player = game && game.players[seat];
-  return player ? (player.name || (player.open ? "open seat " + seat : "seat " + seat)) : "seat " + seat;
+  return player ? (player.name ? personName(player.name) : t(player.open ? "play.openSeatN" : "play.seatN", {seat})) : t("play.seatN", {seat});
 };
 const isDice = () => game && game.game === "keltis-dice";
-const field = (colour, number) => (isDice() && game.view ? fieldWords(game.view.board, colour, number) : "field " + number);
+const field = (colour, number) => (isDice() && game.view ? fieldWords(game.view.board, colour, number) : t("field.number", {n: number}));
 const words = (entry) => eventWords(entry, name, field);
 
 const steps = opponentSteps({
@@ -54,7 +59,7 @@ async function send(move) {
   if (sending || !mine) return;
   sending = true;
   for (const button of document.querySelectorAll("[data-testid=table] button, [data-testid=moves] button")) button.disabled = true;
-  $("turn").textContent = "Sending your move…";
+  $("turn").textContent = t("play.sending");
   let after = null;
   try {
     const answer = await api("POST", PATH + "/moves", {token: mine.token, headers: {"Idempotency-Key": newKey()},
@@ -69,9 +74,9 @@ async function send(move) {
   await refresh(true);
   if (!after) return;
   if (after.status === 409) {
-    showError("Your move was not played: the game has moved on (another window or the clock moved first). The table shows the game as it is now.", "change");
+    showError(t("play.movedOn"), "change");
   } else if (after.status === 0) {
-    showError("Your move was not sent: the service could not be reached. The table comes back by itself when the connection does.", "reconnect");
+    showError(t("play.notSent"), "reconnect");
     keepTrying();
   } else {
     showError(after.message, "change");
@@ -79,12 +84,14 @@ async function send(move) {
 }
 
 function renderStatus() {
-  const title = (isDice() ? "Keltis dice" : "Keltis cards") + " · " +
-    game.players.map((p, seat) => name(seat) + (p.bot ? " (" + p.bot + " bot)" : "")).join(" vs ");
+  const title = t(isDice() ? "play.titleDice" : "play.titleCards") + " · " +
+    game.players.map((p, seat) => name(seat) + (p.bot && botWord(p.bot) !== name(seat) ? " (" + botWord(p.bot) + ")" : "")).join(t("words.vs"));
   $("title").textContent = title;
   document.title = title;
-  $("status").textContent = (mine ? "You play " + name(mine.seat) : "Watching") + " · " +
-    game.status.replaceAll("_", " ") + " · version " + game.version;
+  const turns = game.view && Number.isInteger(game.view.turns) ? game.view.turns : null;
+  const stage = game.status === "active" ? (turns === null ? "" : t("play.turnN", {n: turns + 1}))
+                                         : statusWords(game.status);
+  $("status").textContent = (mine ? t("play.youPlay", {name: name(mine.seat)}) : t("play.watching")) + (stage ? " · " + stage : "");
   $("status").dataset.version = String(game.version);
   $("status").dataset.state = game.status;
 }
@@ -94,22 +101,72 @@ function renderResult() {
   if (!OVER.includes(game.status)) { box.hidden = true; clear(box); return; }
   box.hidden = false;
   const result = game.result || {};
-  const parts = [el("h2", {text: game.status === "finished" ? "Game over" : "Game " + game.status})];
-  const ending = game.status === "finished" ? endWords(result.ended_by || result.ended, game.game) : "";
+  const parts = [el("h2", {"data-testid": "outcome", text: outcomeWords(result)})];
+  const ending = game.status === "finished" ? endWords(result.ended || result.ended_by, game.game) : "";
   if (ending) {
-    parts.push(el("p", {"data-testid": "end-reason", text: ending.charAt(0).toUpperCase() + ending.slice(1) + "."}));
+    parts.push(el("p", {"data-testid": "end-reason"}, withWhy(ending.charAt(0).toUpperCase() + ending.slice(1) + ".")));
   }
   if (result.winners && result.winners.length) {
-    parts.push(el("p", {"data-testid": "winners", text: "Won by " + result.winners.map(name).join(" and ") + (result.shared ? " (shared)" : "")}));
+    parts.push(el("p", {"data-testid": "winners", text: t("play.wonBy", {names: andList(result.winners.map(name))}) + (result.shared ? t("play.shared") : "")}));
   }
   if (result.scores) {
-    parts.push(el("p", {text: "Final scores: " + result.scores.map((s, seat) => name(seat) + " " + s).join(", ") + " (how they add up: below each player)."}));
+    parts.push(el("p", {text: t("play.finalScores", {scores: result.scores.map((s, seat) => name(seat) + " " + s).join(", ")})}));
   }
+  if (ratedAccount(result)) parts.push(ratingChange.line);
   if (game.status === "finished") {
-    parts.push(el("p", {}, [el("a", {href: PATH + "/replay.html", "data-testid": "replay-link", text: "Watch the replay"}),
-                            " · ", el("a", {href: PATH + "/replay", text: "download it"}), " · ", el("a", {href: "/", text: "back to the lobby"})]));
+    parts.push(el("p", {}, [el("a", {href: PATH + "/replay.html", "data-testid": "replay-link", text: t("play.watchReplay")}),
+                            " · ", el("a", {href: PATH + "/replay", text: t("play.download")}), " · ", el("a", {href: "/", text: t("play.backToLobby")})]));
   }
   clear(box, ...parts);
+  const account = ratedAccount(result);
+  if (account) showRatingChange(account);
+}
+
+// The viewer's rating change at the end of a rated game it played as an account: its point
+// of the rating history for this game appears once the ladder has folded the result in (a
+// moment after the end), read a few times; before it, the rating it had (a newcomer's
+// 1500 before its first).
+const ratingChange = {line: null,
+                      asked: false};
+const RATING_TRIES = 20;
+
+function ratedAccount(result) {
+  const seat = mine ? game.players[mine.seat] : null;
+  return game.status === "finished" && game.rated && result.ended !== "aborted" && seat && seat.account ? seat.account : null;
+}
+
+async function showRatingChange(account) {
+  if (ratingChange.asked) return;
+  ratingChange.asked = true;
+  const path = "/v1/accounts/" + encodeURIComponent(account) + "/ratings/history?limit=2&game=" + game.game;
+  for (let tries = 0; tries < RATING_TRIES; tries += 1) {
+    try {
+      const points = (await api("GET", path)).points;
+      if (points.length && points[0].game_id === GAME_ID) {
+        const after = points[0];
+        const before = points.length > 1 ? points[1].rating : 1500;
+        const change = after.rating - before;
+        ratingChange.line.className = "";
+        ratingChange.line.textContent = t("play.yourRating", {before, after: ratingWords(after), change: (change >= 0 ? "+" : "") + change});
+        return;
+      }
+    } catch (_) { /* asked again below */ }
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+  ratingChange.line.textContent = t("play.ratingLater");
+}
+
+// The end as the viewer takes it: "You won", "You lost", a shared win, with the viewer's
+// points; a spectator reads "Game over", a game that ended otherwise its status, an aborted
+// one (a rated game a seat never moved in) that it has no result.
+function outcomeWords(result) {
+  if (game.status !== "finished") return t("play.gameStatus", {status: statusWords(game.status)});
+  if (result.ended === "aborted") return t("play.aborted");  // no one won or lost
+  const winners = result.winners || [];
+  if (!mine) return t("play.gameOver");
+  const score = result.scores ? t("play.points", {count: result.scores[mine.seat]}) : "";
+  if (!winners.includes(mine.seat)) return t("play.youLost") + score;
+  return t(winners.length > 1 ? "play.youWonShared" : "play.youWon") + score;
 }
 
 function renderJoin() {
@@ -123,7 +180,7 @@ function renderJoin() {
   const signedIn = account.get();  // an account joins with its key, and plays with it
   const buttons = open.map((p) => el("button", {type: "button", "data-testid": "join-" + p.seat, on: {click: async () => {
     const body = signedIn ? {} : {name: input.value.trim()};
-    if (p.invite) body.invite = hash.get("invite") || prompt("Join code for seat " + (p.seat + 1)) || "";
+    if (p.invite) body.invite = hash.get("invite") || prompt(t("play.joinCodeFor", {n: p.seat + 1})) || "";
     try {
       const joined = await api("POST", PATH + "/seats/" + p.seat + "/join", {body, token: signedIn ? signedIn.key : undefined});
       if (signedIn) mine = {seat: joined.seat, token: signedIn.key, name: signedIn.name};
@@ -136,10 +193,10 @@ function renderJoin() {
       restartFollow();
       await refresh(true);
     } catch (failure) { showError(failure.message); }
-  }}, text: "Take seat " + (p.seat + 1) + (p.invite ? " (join code)" : "")}));
-  const who = signedIn ? [el("span", {text: "You join as your account " + signedIn.name + " "})]
-                       : [el("label", {for: "join-name", text: "Your name "}), input, " "];
-  clear(box, el("h2", {text: "Open seats"}), ...who, ...buttons);
+  }}, text: t(p.invite ? "play.takeSeatCode" : "play.takeSeat", {n: p.seat + 1})}));
+  const who = signedIn ? [el("span", {text: t("play.joinAs", {name: signedIn.name}) + " "})]
+                       : [el("label", {for: "join-name", text: t("play.yourName") + " "}), input, " "];
+  clear(box, el("h2", {text: t("play.openSeats")}), ...who, ...buttons);
 }
 
 function renderClock() {
@@ -147,7 +204,7 @@ function renderClock() {
   if (!game.deadline || OVER.includes(game.status)) { box.hidden = true; return; }
   box.hidden = false;
   const left = Math.max(0, Math.round((game.deadline - Date.now()) / 1000));
-  box.textContent = name(game.to_move) + " must move within " + left + " s (move time " + game.clock.move_seconds + " s)";
+  box.textContent = t("play.clock", {name: name(game.to_move), left, move: game.clock.move_seconds});
 }
 
 function addLog(entries) {
@@ -168,7 +225,7 @@ async function load() {
     if (mine && (failure.status === 401 || failure.status === 403)) {
       seats.forget(GAME_ID);   // a stale token: watch instead
       mine = null;
-      showError("Your saved seat was not accepted (" + failure.message + "); you are watching.", "change");
+      showError(t("play.seatRefused", {why: failure.message}), "change");
       return api("GET", PATH);
     }
     throw failure;
@@ -215,7 +272,7 @@ async function refresh(force = false) {
         }
       } catch (failure) {
         if (failure.status === 0) {
-          if (!problem) showError("The service cannot be reached; trying again…", "reconnect");
+          if (!problem) showError(t("play.unreachable"), "reconnect");
           keepTrying();
         } else showError(failure.message);
         if (game && forced) { forced = false; draw(); }
@@ -228,10 +285,19 @@ async function refresh(force = false) {
 
 function turnLine(shown) {
   if (OVER.includes(game.status)) return "";
-  if (game.status === "waiting") return "Waiting for players to join. Share this page's link: " + location.origin + location.pathname;
-  if (steps.busy()) return "The other moves, one by one…";
-  if (mine && game.to_move === mine.seat) return shown.length ? "Your turn." : "Your turn…";
-  return name(game.to_move) + " is to move.";
+  if (game.status === "waiting") return t("play.waiting", {link: location.origin + location.pathname});
+  if (mine && game.to_move === mine.seat && shown.length) return t("play.yourTurn");
+  if (steps.busy()) return t("play.othersMoves");
+  if (mine && game.to_move === mine.seat) return t("play.yourTurnWait");
+  return t("play.toMove", {name: name(game.to_move)});
+}
+
+// A press on the table or the choices while other moves are being shown ends the showing,
+// and the press is taken: the table is not drawn again under it.
+function pressEndsShowing() {
+  if (!steps.busy()) return;
+  steps.skip({quiet: true});
+  $("turn").textContent = turnLine(sending ? [] : moves);
 }
 
 function draw() {
@@ -242,18 +308,22 @@ function draw() {
   renderJoin();
   renderResult();
   renderClock();
-  const shown = steps.busy() || sending ? [] : moves;
+  // Moves of a state older than one already known (our own move's, or one the stream told
+  // of) are stale: the table shows them without choices until the newer state is read.
+  const shown = sending || game.version < Math.max(atLeast, heard) ? [] : moves;
   const seat = mine ? mine.seat : null;
   const table = $("table");
   table.dataset.game = game.game;
-  if (!game.view) clear(table, el("p", {class: "muted", text: "The game starts when every seat is taken."}));
-  else if (isDice()) drawDiceTable(table, game.view, {seat, name});
+  if (picked.version !== game.version) picked = {version: game.version, dice: new Set()};
+  const picker = isDice() && game.view ? rerollPicker(shown, game.view, send, picked.dice) : null;
+  if (!game.view) clear(table, el("p", {class: "muted", text: t("play.startsWhenFull")}));
+  else if (isDice()) drawDiceTable(table, game.view, {seat, name, picker});
   else drawCardTable(table, game.view, {seat, name, moves: shown, send});
   const turn = $("turn");
   turn.textContent = turnLine(shown);
   $("turn-box").hidden = !turn.textContent && $("news").hidden;
   turn.dataset.mine = mine && game.to_move === mine.seat && shown.length ? "1" : "0";
-  clear($("moves"), ...(shown.length && isDice() ? diceMoves(shown, game.view, seat, send) : []));
+  clear($("moves"), ...(shown.length && isDice() ? diceMoves(shown, game.view, seat, send, picker) : []));
   $("moves").hidden = !isDice();
   $("moves").classList.toggle("dice-moves", isDice() && !OVER.includes(game.status));
   steps.mark();
@@ -271,6 +341,7 @@ function restartFollow() {
   const start = game ? game.version : 0;
   follow(GAME_ID, mine ? mine.token : undefined, 0, (events) => {
     addLog(events);
+    for (const event of events) heard = Math.max(heard, event.version || 0);
     const idle = !steps.busy();
     steps.add(events.filter((e) => e.version > start), mine ? mine.seat : null);
     if (idle && steps.busy()) draw();  // the table may already show the state after them
@@ -278,8 +349,19 @@ function restartFollow() {
   }, signal).then(() => refresh());
 }
 
+// A game's status in words ("final round", "cancelled").
+function statusWords(status) {
+  return tOr("status." + status, status.replaceAll("_", " "));
+}
+
 async function main() {
+  await startLanguage();
+  ratingChange.line = el("p", {"data-testid": "rating-change", class: "muted", text: t("play.ratingUpdating")});
   window.addEventListener("online", () => refresh(true));
+  for (const part of [$("table"), $("moves")]) {
+    part.addEventListener("pointerdown", pressEndsShowing, true);
+    part.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") pressEndsShowing(); }, true);
+  }
   await refresh();
   if (!game) keepTrying();
   setInterval(() => game && renderClock(), 1000);

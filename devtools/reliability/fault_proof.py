@@ -18,7 +18,7 @@ from pathlib import Path
 import redis
 import requests
 
-from application.games import GameService
+from application.games.service import GameService
 from devtools import process_reaper
 from devtools.finished_games import new_bot_games
 from devtools.picks import rotating_pick

@@ -1,7 +1,7 @@
 """R2 scan: play random games in-process and look at every response each viewer can get.
 
 Each step goes through the service's own redaction path (`gamelog.record.fold_entries`,
-`GameService.decide`, `api.presenters`: state, legal moves, events, the mover's answer,
+`GameService.decide`, `api.games.presenters`: state, legal moves, events, the mover's answer,
 errors) and the scan checks, for every seat and a spectator, that nothing shown is beyond
 what the rules let that viewer know. The knowledge model is built from the event
 catalogue of docs/DESIGN.md, not from the redaction code:
@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import orjson
 import redis
 
-from api import presenters
-from application.auth import Actor
-from application.games import GameService
+from api.games import presenters
+from application.accounts.auth import Actor
+from application.games.service import GameService
 from devtools.picks import rotating_pick
 from domain.card.cards import NAMES as CARD_NAMES
 from domain.chance import Chance

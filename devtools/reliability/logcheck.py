@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from api import presenters
+from api.games import presenters
 from gamelog.entries import Entry, decode
 from gamelog.record import GameRecord, fold_entries
 from replays.build import build_replay

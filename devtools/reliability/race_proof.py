@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import redis
 import requests
 
-from application.games import GameService
+import settings
+from application.games.service import GameService
 from devtools.finished_games import new_bot_games
 from devtools.reliability.logcheck import check_log, verify_finished, view_of_fold
 
@@ -152,7 +153,8 @@ def run_http_race(base_url: str, client: redis.Redis, rounds: int = ROUNDS) -> R
 def _bot_job_process(redis_url, jobs, barrier, results) -> None:
     """Child process: run the bot job of every (game, version), in step with the other."""
     os.environ["REDIS_URL"] = redis_url
-    from application.jobs import play_bot_turns
+    settings.reload()  # a forked child: not the settings its parent read
+    from application.operations.jobs import play_bot_turns
 
     played = {}
     for game_id, version in jobs:

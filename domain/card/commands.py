@@ -21,6 +21,7 @@ Command shapes (C4 names; rows and piles are `brown`..`blue` or `point`):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import combinations
 
 from domain.card.cards import (
     COLOURS,
@@ -35,7 +36,7 @@ from domain.card.cards import (
     VALID_KINDS,
     VALUE_OF,
 )
-from domain.card.state import DRAW, FINAL_ROUND, LAST_VALUE, NEXT_STATUS, PLAY
+from domain.card.state import DRAW, FINAL_ROUND, LAST_VALUE, NEXT_STATUS, PLAY, STATUS_COUNT
 from domain.command import Command
 from domain.errors import IllegalMove
 
@@ -95,10 +96,16 @@ _COLOUR_LAY = tuple(COMMANDS.get(lay_code(k, PILE_OF[k])) for k in range(KIND_CO
 _POINT_LAY = tuple(
     tuple(COMMANDS[lay_code(POINT_BASE + v, row)] for row in range(6)) for v in range(11)
 )
-_COLOUR_OF = tuple(k // 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
-_FACE = tuple(k % 12 if k < POINT_BASE else -1 for k in range(KIND_COUNT))
+# _LAY_ON[status][kind] -> the lay of colour card `kind` on its row of that status (P3), or
+# None when the row does not take it.
+_LAY_ON = tuple(
+    tuple(_COLOUR_LAY[k] if NEXT_STATUS[status][k % 12] >= 0 else None for k in range(POINT_BASE))
+    for status in range(STATUS_COUNT)
+)
 # Wish value of a kind (1..9), or 0 if it can never be wished with (0, 10, end card).
 _WISH_VALUE = tuple(v if v is not None and 1 <= v <= 9 else 0 for v in VALUE_OF)
+# The bit of a kind's wishing stone in a stone mask; bit 0 (no wish value) is never set.
+_WISH_BIT = tuple(1 << value for value in _WISH_VALUE)
 
 
 def _draw_options(blocked: int) -> tuple[tuple[int, ...], tuple[CardCommand, ...]]:
@@ -110,25 +117,20 @@ def _draw_options(blocked: int) -> tuple[tuple[int, ...], tuple[CardCommand, ...
 
 # DRAW_OPTIONS[mask of banned or empty piles] -> (codes, moves); the deck is always open.
 DRAW_OPTIONS = tuple(_draw_options(mask) for mask in range(64))
+_DRAW_MOVES = tuple(moves for codes, moves in DRAW_OPTIONS)
 STOP_ONLY = ((STOP_CODE,), (COMMANDS[STOP_CODE],))
 
 
-def _lays(distinct: tuple, status: tuple, moves: list) -> None:
-    """Append every legal lay of the distinct kinds in hand (P3, P4)."""
-    for kind in distinct:
-        colour = _COLOUR_OF[kind]
-        if colour >= 0:
-            if NEXT_STATUS[status[colour]][_FACE[kind]] >= 0:
-                moves.append(_COLOUR_LAY[kind])
-        else:
-            value = kind - POINT_BASE
-            options = _POINT_LAY[value]
-            for row in range(5):
-                if LAST_VALUE[status[row]] == value:
-                    moves.append(options[row])
-            moves.append(options[POINT_ROW])
-
-
+# _WISH_OF[low][high] -> the wish with kinds low <= high, or None when they make none (P2).
+_WISH_OF = tuple(
+    tuple(
+        COMMANDS[wish_code(low, high)]
+        if _WISH_VALUE[low] and _WISH_VALUE[low] == _WISH_VALUE[high]
+        else None
+        for high in range(KIND_COUNT)
+    )
+    for low in range(KIND_COUNT)
+)
 _WISH_CACHE: dict[tuple, list] = {}
 _WISH_CACHE_LIMIT = 50_000
 
@@ -138,57 +140,87 @@ def _wishes(wishable: tuple) -> list:
     cached = _WISH_CACHE.get(wishable)
     if cached is not None:
         return cached
-    codes = {}
-    for i, low in enumerate(wishable):
-        for high in wishable[i + 1 :]:
-            if _WISH_VALUE[low] == _WISH_VALUE[high]:
-                codes[WISH_BASE + low * KIND_COUNT + high] = None
-    result = [COMMANDS[code] for code in codes]
+    found = {}  # a twin pair comes twice: kept once, in pair order
+    for low, high in combinations(wishable, 2):
+        command = _WISH_OF[low][high]
+        if command is not None:
+            found[command.code] = command
+    result = [*found.values()]
     if len(_WISH_CACHE) >= _WISH_CACHE_LIMIT:
         _WISH_CACHE.clear()
     _WISH_CACHE[wishable] = result
     return result
 
 
-def _play_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list]:
-    distinct = tuple(dict.fromkeys(hand))
-    moves = [_DISCARD[kind] for kind in distinct]
-    # Bit 0 of `stones` is never set, so kinds without a wish value (0) drop out here.
-    wishable = tuple(kind for kind in hand if stones >> _WISH_VALUE[kind] & 1)
-    if len(wishable) > 1:
-        moves += _wishes(wishable)
-    _lays(distinct, status, moves)
-    return [move.code for move in moves], moves
+def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, list]:
+    """(discards, the kinds a wish may use, lays) of a hand (P1-P4), each in hand order.
+    One pass over the hand, as this runs on every play step: a hand is sorted, so a twin
+    follows its own kind and is listed once."""
+    moves = []
+    lays = []
+    wishable = []
+    previous = -1
+    for kind in hand:
+        if stones & _WISH_BIT[kind]:
+            wishable.append(kind)
+        if kind == previous:
+            continue
+        previous = kind
+        moves.append(_DISCARD[kind])
+        if kind < POINT_BASE:
+            lay = _LAY_ON[status[kind // 12]][kind]
+            if lay is not None:
+                lays.append(lay)
+        else:
+            value = kind - POINT_BASE
+            options = _POINT_LAY[value]
+            for row in range(5):
+                if LAST_VALUE[status[row]] == value:
+                    lays.append(options[row])
+            lays.append(options[POINT_ROW])
+    return moves, wishable, lays
 
 
-def legal_options(state) -> tuple:
-    """(codes, moves) of the seat to move, cached on the state."""
+def legal_commands(state) -> tuple | list:
+    """The shared commands the seat to move may send, cached on the state (the caller must
+    not change the sequence). `decide` checks a command by finding it here: the commands
+    are shared, so a legal one is found by identity."""
     cached = state._legal
     if cached is not None:
         return cached
     step = state.step
     seat = state.to_move
-    if step == PLAY:
-        cached = _play_options(state.hands[seat], state.row_status[seat], state.stones_table)
+    if step == PLAY:  # discards, then wishes, then lays
+        cached, wishable, lays = _hand_options(
+            state.hands[seat], state.row_status[seat], state.stones_table
+        )
+        if len(wishable) > 1:
+            cached += _wishes(tuple(wishable))
+        cached += lays
     elif step == DRAW:
         piles = state.piles
         blocked = state.banned
-        for pile in range(6):
-            if not piles[pile]:
-                blocked |= 1 << pile
-        cached = DRAW_OPTIONS[blocked]
+        if () in piles:  # most draws find no pile empty
+            for pile in range(6):
+                if not piles[pile]:
+                    blocked |= 1 << pile
+        cached = _DRAW_MOVES[blocked]
     elif step == FINAL_ROUND:
         if state.hands[seat]:
-            moves: list[CardCommand] = []
-            _lays(tuple(dict.fromkeys(state.hands[seat])), state.row_status[seat], moves)
-            moves.append(COMMANDS[STOP_CODE])
-            cached = ([move.code for move in moves], moves)
+            cached = _hand_options(state.hands[seat], state.row_status[seat], 0)[2]
+            cached.append(COMMANDS[STOP_CODE])
         else:
-            cached = STOP_ONLY
+            cached = STOP_ONLY[1]
     else:
-        cached = ((), ())
+        cached = ()
     state._legal = cached
     return cached
+
+
+def legal_options(state) -> tuple:
+    """(codes, moves) of the seat to move."""
+    moves = legal_commands(state)
+    return [move.code for move in moves], moves
 
 
 def legal_moves(state, seat: int) -> list:
@@ -196,7 +228,7 @@ def legal_moves(state, seat: int) -> list:
     the caller's own)."""
     if seat != state.to_move:
         return []
-    return list(legal_options(state)[1])
+    return [*legal_commands(state)]
 
 
 def _shape_error(message: str) -> IllegalMove:
@@ -277,4 +309,13 @@ def describe(code: int) -> tuple:
     return ("stop",)
 
 
-__all__ = ["COMMANDS", "END", "CardCommand", "describe", "legal_moves", "legal_options", "parse"]
+__all__ = [
+    "COMMANDS",
+    "END",
+    "CardCommand",
+    "describe",
+    "legal_commands",
+    "legal_moves",
+    "legal_options",
+    "parse",
+]

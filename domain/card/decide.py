@@ -25,20 +25,24 @@ from domain.card.commands import (
     WISH_BASE,
     CardCommand,
     describe,
-    legal_options,
+    legal_commands,
     parse,
 )
 from domain.card.evolve import REDUCERS
 from domain.card.scoring import outcome
 from domain.card.state import CLOSED, DRAW, FINAL_ROUND, FINISHED, PLAY
 from domain.chance import Chance
-from domain.endless import counts_after_turn, service_ending
+from domain.endless import IDLE_TURNS, TURN_LIMIT, counts_after_turn, service_ending
 from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
 HAND_SIZE = 8
 REMOVED_WITH_TWO = 30
 FIFTH_ROW = 5
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+# A turn's end can trigger E4 or E5 only from these counts on (checked before the call,
+# as most draws are far from both).
+_IDLE_BEFORE_END = IDLE_TURNS - 1
+_TURN_BEFORE_END = TURN_LIMIT - 1
 
 
 def normalize_options(options: Mapping | None) -> dict:
@@ -127,6 +131,41 @@ def _why_illegal(state, seat: int, code: int) -> IllegalMove:
 
 
 def _events_for(state, seat: int, code: int) -> list[dict]:
+    # Draws first: every turn has one or two, and they have the highest codes.
+    if DRAW_BASE <= code < STOP_CODE:
+        source = code - DRAW_BASE
+        if source != DECK_SOURCE:
+            pile = state.piles[source]
+            events = [
+                {
+                    "type": "card_drawn",
+                    "seat": seat,
+                    "source": ROWS[source],
+                    "card": NAMES[pile[-1]],
+                }
+            ]
+            if state.draws_owed == 1 and (
+                state.idle_run >= _IDLE_BEFORE_END or state.turns >= _TURN_BEFORE_END
+            ):
+                _end_by_service_rules(state, seat, False, events)
+            return events
+        deck = state.setup.deck
+        position = state.deck_pos
+        events = [
+            {
+                "type": "card_drawn",
+                "seat": seat,
+                "source": "deck",
+                "owner": seat,
+                "hidden": {"card": NAMES[deck[position]]},
+            }
+        ]
+        if position + 1 >= len(deck):
+            events.append({"type": "final_round_started", "by_seat": seat, "reason": "deck_empty"})
+            return events
+        if state.draws_owed == 1 and state.turns >= _TURN_BEFORE_END:
+            _end_by_service_rules(state, seat, True, events)
+        return events
     if code < LAY_BASE:
         return [
             {
@@ -156,36 +195,6 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
         low, high = divmod(code - WISH_BASE, 71)
         cards = [NAMES[low], NAMES[high]]
         return [{"type": "stone_wished", "seat": seat, "cards": cards, "stone": VALUE_OF[low]}]
-    if code < STOP_CODE:
-        source = code - DRAW_BASE
-        if source != DECK_SOURCE:
-            pile = state.piles[source]
-            events = [
-                {
-                    "type": "card_drawn",
-                    "seat": seat,
-                    "source": ROWS[source],
-                    "card": NAMES[pile[-1]],
-                }
-            ]
-            _end_by_service_rules(state, seat, False, events)
-            return events
-        deck = state.setup.deck
-        position = state.deck_pos
-        events = [
-            {
-                "type": "card_drawn",
-                "seat": seat,
-                "source": "deck",
-                "owner": seat,
-                "hidden": {"card": NAMES[deck[position]]},
-            }
-        ]
-        if position + 1 >= len(deck):
-            events.append({"type": "final_round_started", "by_seat": seat, "reason": "deck_empty"})
-            return events
-        _end_by_service_rules(state, seat, True, events)
-        return events
     events = [{"type": "player_stopped", "seat": seat}]
     if state.final_left == 1:
         events.append(_game_ended(state, events))
@@ -222,10 +231,14 @@ def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> 
         raise GameOver("the game is over", rule="K4")
     if seat != state.to_move:
         raise NotYourTurn(f"it is seat {state.to_move}'s turn", rule="S2")
-    code = (command if type(command) is CardCommand else parse(command)).code
-    if code not in legal_options(state)[0]:
-        raise _why_illegal(state, seat, code)
-    return _events_for(state, seat, code)
+    if type(command) is not CardCommand:
+        command = parse(command)
+    legal = state._legal
+    if legal is None:
+        legal = legal_commands(state)
+    if command not in legal:  # shared commands: found by identity
+        raise _why_illegal(state, seat, command.code)
+    return _events_for(state, seat, command.code)
 
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "decide", "normalize_options", "start"]

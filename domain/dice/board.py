@@ -15,7 +15,7 @@ number (index 0 stands for "no marker" and carries value 0, no bonus, not forbid
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -38,6 +38,28 @@ class Board:
     values: tuple[tuple[int, ...], ...]
     bonus: tuple[tuple[str | None, ...], ...]
     forbidden: tuple[tuple[bool, ...], ...]
+    # reach[entering][path][field][steps]: whether a marker on `field` may move `steps`
+    # fields (0-5, a colour's count on the dice); `entering` is whether a new marker may
+    # still come on (W4). Derived once per board: the legal moves of every step read it.
+    reach: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        def may_move(path: int, start: int, steps: int, entering: bool) -> bool:
+            if not steps or start == 9 or (start == 0 and not entering):
+                return False
+            return not self.forbidden[path][min(start + steps, 9)]
+
+        reach = tuple(
+            tuple(
+                tuple(
+                    tuple(may_move(path, start, steps, entering) for steps in range(6))
+                    for start in range(FIELDS + 1)
+                )
+                for path in range(len(COLORS))
+            )
+            for entering in (False, True)
+        )
+        object.__setattr__(self, "reach", reach)
 
     def to_json(self) -> dict:
         """The board as the JSON-ready layout shown in views."""

@@ -18,6 +18,7 @@ from domain.chance import Chance
 from domain.dice.board import BOARD_NAMES, COLORS, load_board
 from domain.dice.commands import (
     CLOVER_BASE,
+    COMMANDS,
     MOVE_BASE,
     REROLL_BASE,
     REROLL_CHOICES,
@@ -38,13 +39,18 @@ from domain.dice.state import (
     goal_markers,
     markers_placed,
 )
-from domain.endless import counts_after_turn, service_ending
+from domain.endless import IDLE_TURNS, TURN_LIMIT, service_ending
 from domain.errors import GameOver, IllegalMove, InvalidOptions, NotYourTurn
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_OPTIONS = {"board": "basic"}
 GOAL_THRESHOLD = {2: 5, 3: 7, 4: 8}  # F1
-_FACE_NAME = FACES.__getitem__
+
+
+def _face_names(faces) -> list[str]:
+    """The names of five dice faces (indexed by name: cheaper than `map` over five)."""
+    a, b, c, d, e = faces
+    return [FACES[a], FACES[b], FACES[c], FACES[d], FACES[e]]
 
 
 def normalize_options(options: Mapping) -> dict:
@@ -72,14 +78,19 @@ def start(players: int, options: Mapping, chance: Chance) -> list[dict]:
     ]
 
 
+# The labels of a game's first rolls, formatted once: F6 ends a game within 400 turns of at
+# most two rolls each, so later labels are formatted on the spot.
+_ROLL_LABELS = tuple(f"roll:{k}" for k in range(1024))
+
+
 def roll_event(k: int, seat: int, chance: Chance) -> dict:
     """The roll that begins a turn: roll `k` of the game (label `roll:<k>`)."""
-    faces = chance.draws(f"roll:{k}", DICE, 6)
+    faces = chance.draws(_ROLL_LABELS[k] if k < 1024 else f"roll:{k}", DICE, 6)
     return {
         "type": "dice_rolled",
         "seat": seat,
         "roll": k,
-        "dice": [*map(_FACE_NAME, faces)],
+        "dice": _face_names(faces),
     }
 
 
@@ -90,17 +101,20 @@ def decide(state: DiceState, seat: int, command: Mapping, chance: Chance) -> lis
         raise GameOver("the game is over", "F1")
     if seat != state.to_move:
         raise NotYourTurn(f"seat {state.to_move} is to move", "T1")
-    shared = type(command) is DiceCommand
-    if shared:
+    if type(command) is DiceCommand:  # a shared command: its code picks the handler
+        code = command.code
+        handler = _HANDLERS_BY_CODE[step][code]
+        if handler is not None:
+            return handler(state, seat, code, chance)
         action = command["action"]
     elif isinstance(command, Mapping):
         action = command.get("action")
+        handler = _ACTIONS.get((step, action)) if isinstance(action, str) else None
+        if handler is not None:
+            return handler(state, seat, parse(command).code, chance)
     else:
         raise IllegalMove("a command is an object with an action", "T1")
-    handler = _ACTIONS.get((step, action)) if isinstance(action, str) else None
-    if handler is None:
-        raise IllegalMove(_step_hint(step, action), "T6" if step == CLOVER else "T1")
-    return handler(state, seat, (command if shared else parse(command)).code, chance)
+    raise IllegalMove(_step_hint(step, action), "T6" if step == CLOVER else "T1")
 
 
 def _step_hint(step: str, action: object) -> str:
@@ -117,8 +131,8 @@ def _keep(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
 def _reroll(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict]:
     ordered = [*REROLL_CHOICES[code - REROLL_BASE]]
     k = state.rolls
-    faces = chance.draws(f"roll:{k}", len(ordered), 6)
-    dice = list(state.dice)
+    faces = chance.draws(_ROLL_LABELS[k] if k < 1024 else f"roll:{k}", len(ordered), 6)
+    dice = [*state.dice]
     for index, face in zip(ordered, faces, strict=True):
         dice[index] = face
     events = [
@@ -127,7 +141,7 @@ def _reroll(state: DiceState, seat: int, code: int, chance: Chance) -> list[dict
             "seat": seat,
             "roll": k,
             "indexes": ordered,
-            "dice": [*map(_FACE_NAME, dice)],
+            "dice": _face_names(dice),
         }
     ]
     _stone_tile(dice, state.supply, seat, events)
@@ -164,24 +178,26 @@ def _advance(
     state: DiceState, seat: int, path: int, steps: int, by: str, chance: Chance
 ) -> list[dict]:
     """A marker move (dice or clover), then F1, then the bonus of its field (T6)."""
-    target, refusal = move_target(state, seat, path, steps)
-    if refusal is not None:
-        raise IllegalMove(_REFUSALS[refusal], refusal)
     positions = state.positions
     row = positions[seat]
+    board = state.board
+    start = row[path]
+    if not board.reach[row.count(0) > len(row) - MARKERS][path][start][steps]:
+        refusal = move_target(state, seat, path, steps)[1]  # which rule the move breaks
+        raise IllegalMove(_REFUSALS[refusal], refusal)
+    target = start + steps if start + steps < 9 else 9
     events: list[dict] = [
         {
             "type": "marker_moved",
             "seat": seat,
             "color": COLORS[path],
-            "from": row[path],
+            "from": start,
             "to": target,
             "by": by,
         }
     ]
-    board = state.board
     new_row = (*row[:path], target, *row[path + 1 :])
-    if row[path] < board.goal_from <= target:  # F1 can only trigger on entering a goal
+    if start < board.goal_from <= target:  # F1 can only trigger on entering a goal
         moved = state.copy()
         moved.positions = (*positions[:seat], new_row, *positions[seat + 1 :])
         ending = end_reason(moved, seat)
@@ -207,11 +223,11 @@ def _advance(
 def _next_turn(state: DiceState, seat: int, moved: bool, chance: Chance) -> dict:
     """The event after a turn is over: `seat`'s roll, or the end of the game when the turn
     was the 30th in a row without a marker move (F5) or the 400th (F6)."""
-    turns, idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed or moved)
-    ending = service_ending(turns, idle_run)
-    if ending is not None:
-        return ended_event(ending, state)
-    return roll_event(state.rolls, seat, chance)
+    turns = state.turns + 1
+    idle_run = 0 if moved or state.progressed else state.idle_run + 1  # `counts_after_turn`
+    if idle_run < IDLE_TURNS and turns < TURN_LIMIT:  # `service_ending` is None: play on
+        return roll_event(state.rolls, seat, chance)
+    return ended_event(service_ending(turns, idle_run), state)
 
 
 def ended_event(reason: str, state: DiceState) -> dict:
@@ -257,4 +273,9 @@ _ACTIONS = {
     (MOVE, "pass"): _pass,
     (CLOVER, "clover"): _clover,
     (CLOVER, "pass"): _pass,
+}
+# The handler of every shared command (by code) in each step of a turn, None where refused.
+_HANDLERS_BY_CODE = {
+    step: tuple(_ACTIONS.get((step, command["action"])) for command in COMMANDS)
+    for step in (ROLL, MOVE, CLOVER)
 }

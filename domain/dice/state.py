@@ -1,7 +1,8 @@
 """The state of one keltis-dice game (a small immutable-by-convention value), its turn `Step`.
 
 `DiceState` is never mutated after it is built: `evolve` makes a shallow copy (`replace`)
-and swaps only the fields an event changes, so unchanged tuples are shared between states.
+and swaps only the fields an event changes, so unchanged tuples are shared between states
+(an event that changes nothing returns the state itself).
 Everything in it is public (the game has no hidden information; future rolls are simply
 never drawn before they happen). The seed is never part of the state.
 """

@@ -122,7 +122,7 @@ def _same_by_colour(hand: list) -> list[list[int]]:
 
 
 def _play_options(sim, seat: int, prune: bool = False) -> tuple[list[int], list[float]]:
-    """The play step: discards, wishes, lays (`commands._play_options` order). With
+    """The play step: discards, wishes, lays (`commands.legal_commands` order). With
     `prune`, every discard scores -inf when a wish or lay scores above -0.5 (no discard
     does): the best move is the same, the scores of the discards are not greedy's."""
     hand = sim.hands[seat]

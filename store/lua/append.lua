@@ -21,6 +21,9 @@ end
 if ARGV[2] ~= "" then
   local first = redis.call("HGET", KEYS[2], ARGV[2])
   if first then
+    -- Written again (unchanged) so that a WAIT behind this call also covers the first
+    -- append, which another connection made and may not have replicated yet.
+    redis.call("HSET", KEYS[2], ARGV[2], first)
     return {"dup", first}
   end
 end

@@ -1,19 +1,19 @@
 -- One change of an open challenge: accept, decline, cancel or expire. Exactly one change
 -- that closes a challenge wins; the others find it closed.
--- KEYS[1] the record, KEYS[2] the expiring set, KEYS[3] the accepted set, KEYS[4] the
--- webhook calls due, KEYS[5] the challenger's open outgoing, then each invitee's open
--- incoming.
+-- KEYS[1] the record (alone: the indexes around it live in other slots, and the caller
+-- takes a closed challenge out of them after this script, store.challenges.records).
 -- ARGV[1] action, ARGV[2] actor (folded name), ARGV[3] now (ms), ARGV[4] reason or game id,
--- ARGV[5] how long the closed record is kept (ms), ARGV[6] the challenge id, then the
--- webhook call members. A challenge with no account invitee (built-in bots only) is
--- accepted by its challenger.
+-- ARGV[5] how long the closed record is kept (ms). A challenge with no account invitee
+-- (built-in bots only) is accepted by its challenger; an accepted one is marked `pending`
+-- until its game is confirmed made.
 -- Returns {'ok', <status after>, <accepted_by>} or {'missing'} / {'closed', <status>} /
 -- {'forbidden'} / {'already'}.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'missing'}
 end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'open' then
+-- a challenge still being opened may only be cancelled (replaced by the challenger's next)
+if status ~= 'open' and not (status == 'reserving' and ARGV[1] == 'cancel') then
   return {'closed', status}
 end
 local action, actor, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -29,14 +29,6 @@ end
 local function close(new_status)
   redis.call('HSET', KEYS[1], 'status', new_status, 'closed_at', now)
   redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
-  local id = ARGV[6]
-  redis.call('ZREM', KEYS[2], id)
-  for i = 5, #KEYS do
-    redis.call('ZREM', KEYS[i], id)
-  end
-  for i = 7, #ARGV do
-    redis.call('ZREM', KEYS[4], ARGV[i])
-  end
   return {'ok', new_status, accepted}
 end
 if expires <= now then
@@ -67,8 +59,7 @@ elseif action == 'accept' then
       return {'ok', 'open', accepted}
     end
   end
-  redis.call('HSET', KEYS[1], 'game_id', ARGV[4])
-  redis.call('ZADD', KEYS[3], now, ARGV[6])
+  redis.call('HSET', KEYS[1], 'game_id', ARGV[4], 'pending', '1')
   return close('accepted')
 end
 return {'forbidden'}

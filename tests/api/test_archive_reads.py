@@ -1,4 +1,4 @@
-"""Issue 27 item 2: every read path serves a game moved to the archive tier (PostgreSQL)
+"""Every read path serves a game moved to the archive tier (PostgreSQL)
 unchanged: state, `?at=N`, events, replay, replay.html, the lists with their cursors, the
 export, the account's games (public and its own) and `keltis ratings rebuild` give the same
 bytes after the move as before it; an unreachable archive is a 503. A real PostgreSQL server
@@ -11,18 +11,18 @@ import pytest
 from click.testing import CliRunner
 
 from api import create_app
-from application import clocks
-from application.accounts import AccountService
-from application.archive import archive_due
-from application.bots import play_bot_turns
-from application.compaction import compact_due
-from application.games import GameService
-from application.settle import settle_due
-from application.webhooks_policy import WebhookPolicy
+from application.accounts.service import AccountService
+from application.bots.turns import play_bot_turns
+from application.games import clocks
+from application.games.service import GameService
+from application.games.settle import settle_due
+from application.operations.archive import archive_due
+from application.operations.compaction import compact_due
+from application.webhooks.policy import WebhookPolicy
 from cli.ratings import rebuild
-from store import archive as archive_module
 from store import keys
-from store.archive import URL_ENV, close_archive
+from store.archive import tier as archive_module
+from store.archive.tier import URL_ENV, close_archive
 from tests.api.contract import ContractClient
 from tests.ladder.conftest import move_once
 

@@ -1,4 +1,4 @@
-"""Answers that depend on the seat asking are never stored by a shared cache (issue 10)."""
+"""Answers that depend on the seat asking are never stored by a shared cache."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A challenge's bot work is charged to its challenger (issue 24 item 1, with issue 23's
+"""A challenge's bot work is charged to its challenger (with the
 CPU budgets): whoever's accept creates the game, the challenger's account pays; what does
 not fit is refused (429) and the challenge stays open."""
 
@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
+
 from api import create_app
-from application import estimate
+from application.budget import estimate
 from domain.registry import get_rules
 from store import keys
-from store.budget import BudgetStore
+from store.budget.records import BudgetStore
 from tests.api.contract import ContractClient
 from tests.api.helpers import bearer
 
@@ -44,10 +46,11 @@ def three_players(client, challenger: dict, invitee: dict, bot: str) -> dict:
     return made.json
 
 
+@pytest.mark.cluster_too
 def test_accepting_charges_the_challenger_and_an_overrun_leaves_the_challenge_open(
-    redis_url, redis_client
+    redis_url, redis_client, cluster_store
 ):
-    client = budget_client(redis_url)
+    client = budget_client(cluster_store or redis_url)
     ann, bea = account(client), account(client)
     too_much = three_players(client, ann, bea, "mcts:5000")
     refused = client.post(f"/v1/challenges/{too_much['id']}/accept", headers=bearer(bea["key"]))

@@ -1,4 +1,4 @@
-"""Challenges and two-board matches with a real worker (issue 24 items 1 and 4): the
+"""Challenges and two-board matches with a real worker: the
 workers' pass expires challenges (and the challenger hears it), a webhook bot is asked by a
 signed POST and accepts, and a two-board keltis-dice match is played to its end: the second
 game starts on the advanced board when the first is over, the scores are added, and a
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from store import keys
-from store.challenges import ChallengeStore
-from store.ladder import LadderStore
+from store.challenges.records import ChallengeStore
+from store.ladder.records import LadderStore
 from tests.api.helpers import bearer
 from tests.api.live_stream import LiveStream
 from tests.api.test_accounts import sign_up

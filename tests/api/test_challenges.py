@@ -1,4 +1,4 @@
-"""Challenges (issue 24 item 1) over the real Redis: open, hear on /v1/me/events, accept
+"""Challenges over the real Redis: open, hear on /v1/me/events, accept
 (the game starts for both), decline with a reason, cancel, expire, the limits, the race of
 accept against cancel, 3-player challenges and challenges to built-in bots. Every answer is
 held against openapi.yaml."""
@@ -10,10 +10,11 @@ import threading
 
 import pytest
 
-from application.challenge_events import ChallengeWatch
-from application.challenges import Challenges, Limits
-from application.games import GameService
-from store.challenges import ChallengeStore
+from application.challenges.events import ChallengeWatch
+from application.challenges.service import Challenges, Limits
+from application.games.service import GameService
+from store import keys
+from store.challenges.records import ChallengeStore
 from tests.api.helpers import bearer
 from tests.api.live_stream import LiveStream, typed
 from tests.api.test_accounts import sign_up
@@ -63,6 +64,7 @@ def live(app, key: str) -> LiveStream:
     return LiveStream(app, "/v1/me/events", bearer(key))
 
 
+@pytest.mark.cluster_too
 def test_a_challenge_is_heard_accepted_and_starts_the_game_on_both_streams(app, client):
     ann, bea = sign_up(client), sign_up(client, bot=True)
     with live(app, ann["key"]) as ann_stream, live(app, bea["key"]) as bea_stream:
@@ -151,15 +153,17 @@ def test_self_challenge_and_an_account_twice_are_refused(client):
 
 def test_open_challenges_are_limited_per_challenger_and_per_target(app, client):
     app.config["CHALLENGE_LIMITS"] = Limits(outgoing=2, incoming=3)
-    ann, bea, cid, dee = (sign_up(client) for _ in range(4))
-    for _ in range(2):
-        challenge(client, ann["key"], [{"account": bea["name"]}])
-    body = {"game": "keltis-card", "opponents": [{"account": bea["name"]}]}
+    ann, bea, cid, dee, eve = (sign_up(client) for _ in range(5))
+    for target in (bea, cid):
+        challenge(client, ann["key"], [{"account": target["name"]}])
+    body = {"game": "keltis-card", "opponents": [{"account": dee["name"]}]}
     full = client.post("/v1/challenges", json=body, headers=bearer(ann["key"]))
     assert full.status_code == 429 and full.json["error"]["code"] == "too_many_challenges"
     assert full.headers["Retry-After"]
-    challenge(client, cid["key"], [{"account": bea["name"]}])  # bea's third incoming
-    flood = client.post("/v1/challenges", json=body, headers=bearer(dee["key"]))
+    for sender in (cid, dee):
+        challenge(client, sender["key"], [{"account": bea["name"]}])  # bea's third incoming
+    to_bea = {"game": "keltis-card", "opponents": [{"account": bea["name"]}]}
+    flood = client.post("/v1/challenges", json=to_bea, headers=bearer(eve["key"]))
     assert flood.status_code == 429  # bea holds as many incoming as it may
     first = client.get("/v1/challenges?direction=outgoing", headers=bearer(ann["key"]))
     client.post(
@@ -173,13 +177,14 @@ def test_an_expired_challenge_is_expired_on_read_and_can_no_longer_be_accepted(
 ):
     ann, bea = sign_up(client), sign_up(client)
     made = challenge(client, ann["key"], [{"account": bea["name"]}], expires_in_s=10)
-    redis_client.hset(f"keltis:{{ch}}:challenge:{made['id']}", "expires_at", made["created_at"])
+    redis_client.hset(keys.challenge(made["id"]), "expires_at", made["created_at"])
     read = client.get(f"/v1/challenges/{made['id']}", headers=bearer(bea["key"]))
     assert read.json["status"] == "expired"
     late = client.post(f"/v1/challenges/{made['id']}/accept", headers=bearer(bea["key"]))
     assert late.status_code == 409
 
 
+@pytest.mark.cluster_too
 def test_accept_racing_cancel_has_exactly_one_winner(app, client):
     ann, bea = sign_up(client), sign_up(client)
     for _ in range(5):
@@ -197,6 +202,7 @@ def test_accept_racing_cancel_has_exactly_one_winner(app, client):
         assert (final["game_id"] is not None) == (answers["a"] == 200)
 
 
+@pytest.mark.cluster_too
 def test_accept_cancel_and_expiry_scripts_race_with_one_winner(redis_client):
     """The store's scripts, hammered from threads on one challenge: one change wins."""
     service = GameService(redis_client)
@@ -229,6 +235,7 @@ def test_a_challenge_to_a_built_in_bot_is_accepted_at_once(client):
     assert sorted(p["name"] for p in game["players"]) == sorted([ann["name"], "random"])
 
 
+@pytest.mark.cluster_too
 def test_a_three_player_challenge_starts_when_both_invitees_accepted(app, client):
     ann, bea, cid = sign_up(client), sign_up(client), sign_up(client, bot=True)
     made = challenge(client, ann["key"], [{"account": bea["name"]}, {"account": cid["name"]}])
@@ -248,6 +255,7 @@ def test_a_three_player_challenge_starts_when_both_invitees_accepted(app, client
         assert last.json["game_id"] in [g["id"] for g in mine["games"]]
 
 
+@pytest.mark.cluster_too
 def test_an_accepted_challenge_shows_its_game_only_once_the_game_is_made(client, redis_client):
     """Accepting is two steps (the accept script, then the game): between them, or after a
     process died between them until the workers' repair, the challenge reads as open with

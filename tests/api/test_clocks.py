@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from application import clocks
-from application.bots import play_bot_turns
-from application.games import GameService
+from application.bots.turns import play_bot_turns
+from application.games import clocks
+from application.games.service import GameService
 from tests.api.helpers import bearer
 
 CARD = "keltis-card"

@@ -92,7 +92,9 @@ def test_E4_F5_E6_the_table_warns_near_30_idle_turns_and_names_the_end(live_stac
     _watch(browser, base, game_id, shown["version"])
     warning = by_testid(browser, "ending-soon")[0].text
     left = 30 - WARN_AT
-    assert warning == f"{left} idle turns left before the game ends: {how} (service rule {rule})."
+    assert warning == f"{left} idle turns left before the game ends: {how}. why?"
+    why = by_testid(browser, "ending-soon")[0].find_element("css selector", "a.why")
+    assert why.get_attribute("data-rule") == rule
     assert not by_testid(browser, "result")[0].is_displayed()
 
     shown = _idle_until(base, game_id, tokens, lambda g: g["status"] == "finished")
@@ -100,7 +102,8 @@ def test_E4_F5_E6_the_table_warns_near_30_idle_turns_and_names_the_end(live_stac
     _watch(browser, base, game_id, shown["version"])
     words = f"ended after 30 idle turns in a row (service rule {rule})"
     reason = wait_page(browser, lambda: by_testid(browser, "end-reason"), what="the end")
-    assert reason[0].text == words[0].upper() + words[1:] + "."
+    shown = words.replace(f" (service rule {rule})", "")
+    assert reason[0].text == shown[0].upper() + shown[1:] + ". why?"
     assert by_testid(browser, "result")[0].text.startswith("Game over\n")
     assert not by_testid(browser, "ending-soon")
     log = wait_page(

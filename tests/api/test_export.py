@@ -6,14 +6,14 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from application.bots import play_out
-from application.export import ExportFilter, export_lines
-from application.games import GameService
+from application.bots.turns import play_out
+from application.games.service import GameService
+from application.operations.export import ExportFilter, export_lines
 from devtools.finished_games import finish_bot_game
 from replays.verify import verify
-from store.clock import now_ms
-from store.cursor import Position
-from store.tournaments import TournamentStore
+from store.core.clock import now_ms
+from store.core.cursor import Position
+from store.tournaments.records import TournamentStore
 from tests.store import toy_game
 from tournaments.seeds import game_id as tournament_game_id
 from tournaments.seeds import new_tournament_id

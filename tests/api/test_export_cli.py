@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from application.games import GameService
+from application.games.service import GameService
 from cli.main import cli
 from devtools.finished_games import finish_bot_game
-from store.clock import now_ms
+from store.core.clock import now_ms
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""api.fast_moves: a move's two requests answered without Flask's request machinery give the
+"""api.games.fast_moves: a move's two requests answered without Flask's request machinery give the
 same answers as Flask's path, byte for byte: twin games (the same id, seed, tokens and clock)
 on two Redis databases, one app with the fast path and one without, played move by move;
 every error through Flask's own handlers; the hooks' work done once (rate limit, metrics, log
@@ -11,9 +11,10 @@ import json
 import pytest
 import redis
 
-from api import create_app, fast_moves
-from application import metrics
-from store import tokens as store_tokens
+from api import create_app
+from api.games import fast_moves
+from application.metrics import counters as metrics
+from store.games import tokens as store_tokens
 from tests.api.helpers import one_rate_window
 
 pytestmark = pytest.mark.redis
@@ -106,6 +107,8 @@ def test_a_game_played_through_both_paths_answers_alike(twins):
         assert other[0] == 200 and json.loads(other[2])["moves"] == []
         assert both(twins, "GET", moves_path(version + 1), headers=auth(tokens[seat]))[0] == 409
         prefer = {"Prefer": "return=minimal"} if posted % 2 else {}
+        if posted % 3 == 0:  # the version and seat named by headers, as some clients do
+            prefer.update({"If-Match": f'"{version}"', "X-Keltis-Seat": str(seat)})
         move = moves[posted % len(moves)]
         status, _, body = both(
             twins, "POST", moves_path(), json=move, headers=auth(tokens[seat], **prefer)
@@ -151,6 +154,13 @@ def test_every_refusal_is_flasks_own_error_answer(twins):
             {"json": moves[0], "headers": {**me, "If-Match": f'"{version - 1}"'}},
         ),
         ("POST", moves_path(), {"json": moves[0], "headers": {**me, "X-Keltis-Seat": "x"}}),
+        (
+            "POST",
+            moves_path(),
+            {"json": moves[0], "headers": {**me, "X-Keltis-Seat": str(1 - seat)}},
+        ),
+        ("POST", moves_path(), {"json": moves[0], "headers": {**me, "If-Match": "soon"}}),
+        ("GET", moves_path(version), {"headers": {**me, "X-Keltis-Seat": "x"}}),
         ("GET", moves_path(version + 5), {"headers": me}),
         ("GET", moves_path(version), {"headers": auth(f"{GAME_ID}.{seat}.forged")}),
         ("GET", moves_path(version), {}),
@@ -178,12 +188,10 @@ def test_the_fast_path_answers_without_the_views_and_hands_the_rest_to_them(
     assert fast.get(moves_path(), headers=auth(tokens[seat])).status_code == 299
     unusual = fast.post(moves_path(), json={"action": ""}, headers=auth(tokens[seat]))
     assert unusual.status_code == 299  # its body was read, then handed to the view whole
-    if_match = {"If-Match": f'"{version}"'}
-    assert (
-        fast.post(moves_path(), json=moves[0], headers=auth(tokens[seat], **if_match)).status_code
-        == 299
-    )
-    played = fast.post(moves_path(), json=moves[0], headers=auth(tokens[seat]))
+    malformed = {"Authorization": "Basic eA=="}  # not a bearer token: Flask's path answers
+    assert fast.post(moves_path(), json=moves[0], headers=malformed).status_code == 299
+    if_match = {"If-Match": f'"{version}"', "X-Keltis-Seat": str(seat)}
+    played = fast.post(moves_path(), json=moves[0], headers=auth(tokens[seat], **if_match))
     assert played.status_code == 200 and played.json["version"] > version
 
 
@@ -242,7 +250,7 @@ def test_the_metrics_and_the_log_line_are_the_same_on_both_paths(redis_url, fixe
     lines: list[bytes] = []
     twins = make_twins(redis_url, REQUEST_LOG=True, REQUEST_LOG_SINK=lines.append)
     _, seat, moves = current(twins)
-    series = metrics.REQUESTS.labels(fast_moves.ROUTE, "POST", "200")
+    series = metrics.REQUESTS.labels("/v1/games/<game_id>/moves", "POST", "200")
     before = series._value.get()
     lines.clear()
     both(twins, "POST", moves_path(), json=moves[0], headers=auth(twins[2][seat]))
@@ -256,7 +264,7 @@ def test_the_metrics_and_the_log_line_are_the_same_on_both_paths(redis_url, fixe
         == {
             "request_id": "same-id",
             "method": "POST",
-            "route": fast_moves.ROUTE,
+            "route": "/v1/games/<game_id>/moves",
             "path": moves_path(),
             "status": 200,
         }
@@ -282,3 +290,23 @@ def test_a_move_repeated_with_its_idempotency_key_is_answered_alike(twins):
     if len(moves) > 1:
         other = both(twins, "POST", moves_path(), json=moves[1], headers=keyed)
         assert other[0] == 422
+
+
+def test_an_app_with_a_request_hook_the_fast_path_does_not_declare_refuses_to_start(
+    redis_url,
+):
+    """A hook added to the app would run on Flask's path only: the fast path names it and
+    refuses, at start and at the first request (hooks added after the app was made)."""
+    app = make_app(db_url(redis_url, 5), False)
+
+    @app.before_request
+    def audit():
+        return None
+
+    with pytest.raises(fast_moves.UndeclaredHook, match="audit"):
+        fast_moves.FastMoves(app, app.wsgi_app)
+    late = make_app(db_url(redis_url, 5), True)
+    late.after_request(lambda response: response)
+    with pytest.raises(fast_moves.UndeclaredHook, match="lambda"):
+        late.test_client().get("/healthz")
+    assert fast_moves.app_hooks(make_app(db_url(redis_url, 5), True)) <= fast_moves.HOOKS.keys()

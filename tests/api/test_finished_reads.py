@@ -14,12 +14,13 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 
-from api import presenters, schemas
-from application import built_once, history, replay_reads
-from application.games import GameService
+from api.core import schemas
+from api.games import presenters
+from application.games import built_once, history, replay_reads
+from application.games.service import GameService
 from devtools.finished_games import finish_bot_game
 from store import keys
-from store.derived import DerivedStore
+from store.games.derived import DerivedStore
 
 PAGE = "replay.html"
 WAIT_S = 30  # bound of every wait on another thread below

@@ -1,5 +1,5 @@
 """A finished game's files and past from the real stack (gunicorn's gevent workers build
-them on native threads: application.offload), fetched by several clients at once."""
+them on native threads: application.common.offload), fetched by several clients at once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from application.games import GameService
+from application.games.service import GameService
 from devtools.finished_games import finish_bot_game
 from store import keys
 

@@ -11,10 +11,12 @@ import secrets
 
 import pytest
 
-from application import bots, jobs, matches
-from application.games import GameService
+from application.bots import turns as bots
+from application.games.service import GameService
+from application.operations import jobs
+from application.tournaments import matches
 from store import keys
-from store.index import ladder_due
+from store.games.index import ladder_due
 from tests.api.helpers import bearer
 from tests.api.test_challenges import at_once, challenge
 from tests.api.test_matches import play_out

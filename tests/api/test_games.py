@@ -102,6 +102,7 @@ def test_oversized_body_is_413_in_the_error_shape(client, toy):
     assert error_of(response)["code"] == "request_entity_too_large"
 
 
+@pytest.mark.cluster_too
 def test_join_gives_a_token_and_the_last_seat_starts_the_game(client, toy):
     created = create(client, toy, [{"name": "ann"}, {"open": True}, {"open": True}])
     gid = created["id"]
@@ -123,7 +124,7 @@ def test_join_errors(client, toy):
     gid = create(client, toy, [{"name": "ann"}, {"open": True}])["id"]
     assert client.post(f"/v1/games/{gid}/seats/0/join", json={"name": "x"}).status_code == 409
     assert client.post(f"/v1/games/{gid}/seats/7/join", json={"name": "x"}).status_code == 404
-    # neither a name nor an account key (issue 12: a key joins without a name)
+    # neither a name nor an account key (a key joins without a name)
     assert client.post(f"/v1/games/{gid}/seats/1/join", json={}).status_code == 401
     missing = client.post("/v1/games/nosuchgame0000000000/seats/1/join", json={"name": "x"})
     assert missing.status_code == 404
@@ -147,7 +148,7 @@ def test_R2_views_show_only_the_callers_hand(client, toy, redis_client):
     assert spectator["seat"] is None
     assert spectator["view"]["hand"] is None
     assert_nothing_hidden(spectator, None, [seed])
-    from application.games import GameService
+    from application.games.service import GameService
     from domain.registry import get_rules
 
     record, _, _ = GameService(redis_client).load(gid)
@@ -257,7 +258,7 @@ def test_stale_expected_version_is_409_with_the_current_version(client, toy, red
     )
     assert stale.status_code == 409
     assert error_of(stale)["current_version"] == version + 1
-    # issue 27: the message says the version and which way the expected one is off
+    # the message says the version and which way the expected one is off
     assert error_of(stale)["message"] == f"the game has moved on to version {version + 1}"
     by_header = client.post(
         moves, json={"action": "pass"}, headers={**bearer(tokens[1]), "If-Match": f'"{version}"'}

@@ -1,4 +1,4 @@
-"""A replaced account key stops working on what it already opened (issue 23 item 4): a game
+"""A replaced account key stops working on what it already opened: a game
 stream, /v1/me/events and a long poll opened with the old key end on POST /v1/me/key, not at
 their own ends (within a second: bench.key_replacement), and send nothing more; with the key
 notice lost, nothing is sent after the replacement either (the key is re-checked before every
@@ -13,7 +13,8 @@ import time
 import pytest
 from flask.testing import FlaskClient
 
-from store import keys, notify
+from store import keys
+from store.core import notify
 from tests.api.helpers import bearer, create
 from tests.api.test_accounts import sign_up
 

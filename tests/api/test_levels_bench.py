@@ -1,5 +1,5 @@
 """`python -m bench levels` (run by `make bench` with every other benchmark) prints the
-levels' ratings and leaves the shipped application/levels_calibration.json alone; it writes
+levels' ratings and leaves the shipped application/ladder/levels_calibration.json alone; it writes
 the file only when asked with LEVELS_WRITE=1."""
 
 from __future__ import annotations

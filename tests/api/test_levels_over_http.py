@@ -1,14 +1,15 @@
-"""Levels over HTTP (issue 25, item 3): `GET /v1/bots` shows each level with its rating
+"""Levels over HTTP: `GET /v1/bots` shows each level with its rating
 and strength word, and a level seats like any bot name, in a game and a tournament."""
 
 from __future__ import annotations
 
 import pytest
 
-from application import jobs
-from application.levels import calibration
+from application.ladder.levels import calibration
+from application.operations import jobs
 from domain.levels import level_names, recipes
-from store.tournaments import TournamentStore
+from ladder.display import shown_rating
+from store.tournaments.records import TournamentStore
 from tournaments import seeds
 from tournaments.spec import make_spec
 
@@ -27,7 +28,8 @@ def test_bots_lists_every_level_with_its_rating_and_strength_word(client, game):
         assert level["strength"]
         row = rated.get(level["name"])
         if row:
-            assert level["rating"] == round(row["mu"]) and level["games"] == row["games"]
+            shown = shown_rating(row["mu"] - 3 * row["sigma"])  # a player's scale
+            assert level["rating"] == shown and level["games"] == row["games"]
             assert level["mu"] == row["mu"] and level["sigma"] == row["sigma"]
         else:
             assert level["rating"] is None and level["games"] == 0

@@ -1,6 +1,6 @@
 """A replaced key over the wire, on gunicorn with two processes (as `keltis serve` runs it):
 every stream and long poll the old key opened, wherever the kernel placed its connection,
-ends on POST /v1/me/key (issue 23 item 4), not at its own end; the bar of a second is
+ends on POST /v1/me/key, not at its own end; the bar of a second is
 measured by `python -m bench key_replacement`."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import requests
 from bench.key_replacement import hold as _hold
 from bench.key_replacement import poll as _poll
 from devtools.reliability.web import WebServer
-from store.streams import SlotStore, account_key
+from store.live.streams import SlotStore, account_key
 from tests.support.ports import free_port  # this worker's own range
 from tests.workers.processes import wait_for
 
@@ -71,7 +71,7 @@ def test_every_stream_and_long_poll_of_a_replaced_key_ends_within_a_second(serve
 
 @pytest.mark.parametrize("kind", ["account", "game"])
 def test_a_stream_sends_its_headers_at_once_when_nothing_waits(server, kind):
-    """Issue 23 item 12: /v1/me/events (and a game stream caught up) answered its headers
+    """/v1/me/events (and a game stream caught up) answered its headers
     only with the first keep-alive, 10 s later by default (30 s here)."""
     base, suffix = server.url, str(time.time_ns())[-9:]
     account = requests.post(f"{base}/v1/accounts", json={"name": f"hd_{suffix}", "bot": True})

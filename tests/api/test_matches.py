@@ -1,12 +1,14 @@
-"""The two-board dice match (issue 24 item 4), driven step by step in one process: the
+"""The two-board dice match, driven step by step in one process: the
 second game is started once however many passes race on it, on the advanced board with the
 same seats; the result adds the scores; a rated match is one ladder entry, written once."""
 
 from __future__ import annotations
 
-from application import matches
-from application.games import GameService
-from store.ladder import LadderStore
+import pytest
+
+from application.games.service import GameService
+from application.tournaments import matches
+from store.ladder.records import LadderStore
 from tests.api.helpers import bearer
 from tests.api.test_accounts import sign_up
 from tests.api.test_challenges import at_once, challenge
@@ -25,6 +27,7 @@ def play_out(client, game_id: str, keys: dict[str, str]) -> dict:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.cluster_too
 def test_a_two_board_match_starts_its_second_game_once_and_adds_the_scores(client, redis_client):
     service = GameService(redis_client)
     ann, bea = sign_up(client, bot=True), sign_up(client, bot=True)

@@ -1,5 +1,5 @@
-"""GET /metrics (issue 27 item 1): not public without the operator's token, bounded labels,
-and the request id and JSON log line of every request (api.observe)."""
+"""GET /metrics: not public without the operator's token, bounded labels,
+and the request id and JSON log line of every request (api.core.observe)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api import create_app
-from api.observe import REQUEST_ID_HEADER
+from api.core.observe import REQUEST_ID_HEADER
 from tests.api.contract import ContractClient
 from tests.api.helpers import bearer, one_rate_window
 from tests.api.live_stream import LiveStream

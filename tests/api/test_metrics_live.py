@@ -1,7 +1,7 @@
 """GET /metrics of the real stack (gunicorn with two web processes and a `keltis worker`,
 sharing one multiprocess directory) scraped during a game: the requests of both web
 processes, the moves appended by the web and by the worker, and the worker's bot turns
-are all counted (issue 27 item 1)."""
+are all counted."""
 
 from __future__ import annotations
 

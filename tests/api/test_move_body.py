@@ -1,4 +1,4 @@
-"""api.move_body: a move's body read on the hot path answers what the general path
+"""api.games.move_body: a move's body read on the hot path answers what the general path
 (`json_body(MoveSchema)`) answers, command or error, for usual and unusual bodies alike."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import json
 import pytest
 from werkzeug.exceptions import HTTPException
 
-from api import move_body, schemas
-from api.bodies import json_body
-from api.errors import ApiError
+from api.core import schemas
+from api.core.bodies import json_body
+from api.core.errors import ApiError
+from api.games import move_body
 
 JSON = "application/json"
 BODIES = [

@@ -1,4 +1,4 @@
-"""GET /moves?version=N (issue 27, item 3: a cheaper move): a web process holding that version
+"""GET /moves?version=N (a cheaper move): a web process holding that version
 of the game answers from its own copy, with no read of the store; any other case reads the
 game and answers 409 when it is not at N. Two apps on one Redis stand for two web processes,
 each with its own record cache."""

@@ -1,4 +1,4 @@
-"""One rule for the names shown to players: api/schemas.py and openapi.yaml say the same."""
+"""One rule for the names shown to players: api/core/schemas.py and openapi.yaml say the same."""
 
 from __future__ import annotations
 

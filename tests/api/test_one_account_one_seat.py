@@ -1,4 +1,4 @@
-"""One account, one seat (issue 23 item 8): two joins of one account took two seats of a rated
+"""One account, one seat: two joins of one account took two seats of a rated
 game and read both hands. A game seats an account once, at creation and on a join; only an
 unrated game created with `"allow_same_account": true` lets it take several. Over the real
 Redis, every answer held against openapi.yaml."""

@@ -1,4 +1,4 @@
-"""`Prefer: return=minimal` on POST /moves (issue 27, item 3): the answer leaves out the
+"""`Prefer: return=minimal` on POST /moves: the answer leaves out the
 rendered view (`view: null`) and says `Preference-Applied`; everything else is the answer a
 full request gets. Every response is checked against openapi.yaml by the `client` fixture."""
 

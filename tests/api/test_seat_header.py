@@ -1,4 +1,5 @@
-"""`X-Keltis-Seat` is checked alike by every endpoint of a game (application.auth.pick_seat):
+"""`X-Keltis-Seat` is checked alike by every endpoint of a game
+(application.accounts.auth.pick_seat):
 a seat the caller's credential does not hold is 403 `seat_not_held`, whatever the endpoint
 and the credential (an account key, a game token, none), and never turned into another seat.
 A resignation naming seat 1 from an account holding seat 0 resigned seat 0 before (R2: a

@@ -64,7 +64,7 @@ def test_games_are_listed_newest_first_with_filters_and_pages(client, toy):
 
 
 def test_list_index_is_rebuildable_from_the_logs(app, client, toy, redis_client):
-    from api.extensions import EXTENSION
+    from api.core.extensions import EXTENSION
     from store import keys
 
     gid, tokens = start_humans(client, toy, ["a", "b"])
@@ -119,7 +119,7 @@ def test_unknown_paths_and_methods_use_the_error_shape(client):
 
 def test_the_contract_check_rejects_a_response_that_breaks_the_spec(client, monkeypatch):
     """The contract check on every response is real: a body outside the spec fails."""
-    from api import schemas
+    from api.core import schemas
 
     monkeypatch.setattr(schemas.HealthSchema, "dump", lambda self, data: {"status": 1})
     with pytest.raises(DataValidationError):

@@ -1,4 +1,4 @@
-"""Issue 26 item 10: static files carry an ETag and versioned URLs, are compressed (the
+"""Static files carry an ETag and versioned URLs, are compressed (the
 Swagger UI bundle too), a favicon is served, and the docs' create example has a sane clock."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import yaml
 
-from api.meta import spec_text
+from api.operations.meta import spec_text
 
 GZIP = {"Accept-Encoding": "gzip"}
 

@@ -1,17 +1,18 @@
-"""Bounds on held requests (issue 23 item 5): streams and long polls per client address, per
+"""Bounds on held requests: streams and long polls per client address, per
 account and per web process, counted in the real Redis with leases that expire when their
 process dies; refusals in the one error shape with Retry-After."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 
-from application import holds
-from application.errors import TooManyStreams
-from store import streams as slots
-from store.streams import SlotStore
+from application.live import holds
+from application.live.errors import TooManyStreams
+from store.live import streams as slots
+from store.live.streams import SlotStore
 from tests.api.helpers import bearer, create
 from tests.api.live_stream import LiveStream
 from tests.api.test_accounts import sign_up
@@ -53,6 +54,7 @@ def _refused(response, code: str, status: int) -> None:
     assert int(response.headers["Retry-After"]) >= 1
 
 
+@pytest.mark.cluster_too
 def test_streams_and_long_polls_are_bounded_per_client_address(app, client):
     """Two held requests of one (anonymous) address: a third, stream or long poll, is 429;
     another address is not affected; an ended stream frees its slot."""
@@ -146,6 +148,7 @@ def test_a_slot_whose_process_died_is_reclaimed_after_its_lease(app, redis_clien
     _wait_until(lambda: store.claim(key, "after-the-lease", 300, 1), timeout_s=30.0)
 
 
+@pytest.mark.cluster_too
 def test_a_renewed_lease_keeps_its_slot(redis_client):
     store = SlotStore(redis_client)
     key = slots.address_key(f"10.23.9.{time.time_ns() % 250}")
@@ -158,3 +161,36 @@ def test_a_renewed_lease_keeps_its_slot(redis_client):
     assert not store.claim(key, "another", 2000, 1)
     store.free(key, "kept")
     assert store.claim(key, "another", 2000, 1)
+
+
+def test_the_leases_of_a_process_streams_are_renewed_together(redis_client):
+    """Every sending stream's lease is renewed by one round trip of the process (one script
+    call per key), only once a third of a lease old; a released hold is left out."""
+    store = SlotStore(redis_client)
+    calls = []
+    real = store.renew_many
+    store.renew_many = lambda found: calls.append(found) or real(found)
+    parked = threading.Event()
+    gate = holds.ProcessGate(renewals=holds.Renewals(sleep=lambda _: parked.wait()))
+    now = [0.0]
+    address = f"10.23.10.{time.time_ns() % 250}"
+    key = slots.address_key(address)
+    limits = holds.HoldLimits(per_address=5, per_account=0, per_process=0, lease_s=3.0)
+    taken = [holds.hold(store, gate, limits, address, None) for _ in range(3)]
+    for hold in taken:
+        hold.clock = lambda: now[0]
+        hold.renewed = 0.0
+        hold.renew()
+        hold.renew()  # twice is once
+    try:
+        assert gate.renewals.renew_due() == 0 and calls == []  # none is due yet
+        now[0] = 1.5
+        taken[2].release()
+        assert gate.renewals.renew_due() == 2
+        assert len(calls) == 1 and list(calls[0]) == [(key, 3000)]
+        assert sorted(calls[0][(key, 3000)]) == sorted(h.slot_id for h in taken[:2])
+        assert store.held(key) == 2
+    finally:
+        parked.set()
+        for hold in taken:
+            hold.release()

@@ -1,4 +1,4 @@
-"""Live streams (issue 12 item 4) over the real Redis: GET /v1/me/events, GET
+"""Live streams over the real Redis: GET /v1/me/events, GET
 /v1/games/{id}/stream and the long-poll, woken by notifications; every answer is held
 against openapi.yaml (a stream is read to its end: the tests bound its lifetime)."""
 
@@ -122,7 +122,7 @@ def _human_game(client) -> tuple[str, dict[int, str]]:
 
 
 # Seeds of the game below: 153 deals two `brown-7` on top of the draw pile, so seat 0 draws
-# one (hidden) and seat 1 draws its twin (issue 23 item 13: the old test, on random seeds,
+# one (hidden) and seat 1 draws its twin (the old test, on random seeds,
 # took seat 1's own `{"card": "brown-7"}` for seat 0's; ~0.75 % of games, no leak).
 R2_SEEDS = [153, 7]
 
@@ -222,7 +222,7 @@ def test_a_game_stream_wakes_on_a_move_and_ends_with_the_finished_game(app, clie
 
 
 def test_a_lost_notification_still_delivers_through_the_safety_recheck(app, client, monkeypatch):
-    from store import notify
+    from store.core import notify
 
     created, *accounts = account_game(client)
     mover, waiter = accounts[created["to_move"]], accounts[1 - created["to_move"]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.games import GameService
+from application.games.service import GameService
 from tests.store import toy_game
 
 

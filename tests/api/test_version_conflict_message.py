@@ -1,5 +1,5 @@
 """A 409 version_conflict says the game's current version and which way the caller's
-expected_version is off (issue 27, item 4), in the body and through If-Match alike; the
+expected_version is off, in the body and through If-Match alike; the
 message of one behind the game is checked in test_games.py's stale-version test."""
 
 from __future__ import annotations

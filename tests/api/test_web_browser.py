@@ -76,7 +76,7 @@ def _create_from_lobby(
         browser, lambda: browser.execute_script("return document.body.dataset.ready"), what="lobby"
     )
     Select(_by_testid(browser, "game")[0]).select_by_value(game)
-    Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:" + opponent)
+    Select(_by_testid(browser, "seat-1")[0]).select_by_value(level_choice(base, game, opponent))
     if clock is not None:
         Select(_by_testid(browser, "clock")[0]).select_by_value(clock)
     name = _by_testid(browser, "name")[0]
@@ -88,7 +88,7 @@ def _create_from_lobby(
 
 
 def _play_by_clicking(browser, limit: int, pick_reroll: bool = False) -> int:
-    """Play until the game is over from the hand and the table (issue 26); the moves sent."""
+    """Play until the game is over from the hand and the table; the moves sent."""
     browser.execute_script("localStorage.setItem('keltis.pace', '0')")  # no pause between steps
     return play_whole_game(browser, limit, reroll_first=pick_reroll)
 
@@ -128,12 +128,12 @@ def test_person_plays_a_whole_card_game_against_greedy_by_clicking(live_stack, b
     clicks = _play_by_clicking(browser, limit=400)
     game = _finished(base, game_id)
     assert game["status"] == "finished" and clicks > 20
-    assert game["players"][1]["bot"] == "greedy"
+    assert game["players"][1]["bot"] == level_choice(base, "keltis-card", "greedy")[4:]
     assert _by_testid(browser, "error")[0].text == ""
     link = _by_testid(browser, "replay-link")[0].get_attribute("href")
     assert link.endswith(f"/v1/games/{game_id}/replay.html")
     words = [li.text for li in _by_testid(browser, "log")[0].find_elements("css selector", "li")]
-    assert any(" lays " in line for line in words) and any("greedy" in line for line in words)
+    assert any(" lays " in line for line in words) and any("Level 4 bot" in line for line in words)
     # A reload resumes the seat from local storage.
     browser.refresh()
     _wait(browser, lambda: "You play ann" in _by_testid(browser, "status")[0].text, what="seat")
@@ -174,7 +174,9 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
     name = "web-" + uuid.uuid4().hex[:8]
     key = _sign_up_in_fresh_lobby(browser, base, name)
     assert requests.get(f"{base}/v1/me", headers=_bearer(key), timeout=10).json()["name"] == name
-    Select(_by_testid(browser, "seat-1")[0]).select_by_value("bot:greedy")
+    Select(_by_testid(browser, "seat-1")[0]).select_by_value(
+        level_choice(base, "keltis-card", "greedy")
+    )
     _by_testid(browser, "rated")[0].click()
     _by_testid(browser, "create")[0].click()
     _wait(browser, lambda: "/play/" in browser.current_url, what="the table page")
@@ -197,8 +199,8 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
     _wait(browser, lambda: _by_testid(browser, "account-shown")[0].text == name, what="sign-in")
     mine = f'[data-testid="my-games"] li[data-game="{game_id}"]'
     _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, mine), what="my games")
-    line = browser.find_element(By.CSS_SELECTOR, mine).text  # in words (issue 26 item 7)
-    assert line.startswith("Card game · you vs greedy (bot)") and game_id not in line
+    line = browser.find_element(By.CSS_SELECTOR, mine).text  # in words
+    assert line.startswith("Card game · you vs Level 4 bot") and game_id not in line
     _resign(base, game_id, _bearer(key))
     browser.execute_script("localStorage.clear()")
 
@@ -486,3 +488,12 @@ def test_lobby_lists_a_running_tournament_with_its_standings(live_stack, browser
     finally:
         headers = {"Authorization": f"Bearer {created.json()['token']}"}
         requests.post(f"{base}/v1/tournaments/{tid}/cancel", headers=headers, timeout=10)
+
+
+def level_choice(base: str, game: str, recipe: str) -> str:
+    """The lobby's seat choice of a built-in bot: the level of `game` it is the recipe of
+    (a person chooses levels), or the bot itself when it is no level."""
+    games = requests.get(f"{base}/v1/bots", timeout=10).json()["games"]
+    levels = next(g["levels"] for g in games if g["game"] == game)
+    found = [level["name"] for level in levels if level["recipe"] == recipe]
+    return "bot:" + (found[0] if found else recipe)

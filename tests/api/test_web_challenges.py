@@ -1,4 +1,4 @@
-"""The lobby's challenges in headless Chromium against the real stack (issue 24 item 6): a
+"""The lobby's challenges in headless Chromium against the real stack: a
 signed-in person sees an incoming challenge arrive on its event stream, accepts it with a
 click and is taken to its seat; a "challenge" button beside a built-in bot starts a game at
 once."""

@@ -1,4 +1,4 @@
-"""Issue 26 item 7: the lobby explains itself. How each game is played (its rule ids link
+"""The lobby explains itself. How each game is played (its rule ids link
 to /rules, docs/RULES.md served as a page), the bots with a strength hint, a name field
 with a default, and "Your games" in words (kind, opponents, status or result) with no two
 identical lines."""
@@ -12,6 +12,7 @@ import requests
 
 from api.webclient.rules import RULES_PATH
 from devtools import webpages
+from tests.api.test_web_browser import level_choice
 from tests.support.chromium import chromium_page
 
 
@@ -44,36 +45,31 @@ def test_item7_rule_ids_in_the_lobby_link_to_anchors_of_the_rules_page(live_stac
     assert linked <= anchors
     documented = set(re.findall(r"\*\*([A-Z]\d+)\.\*\*", RULES_PATH.read_text()))
     assert anchors == documented  # every rule of docs/RULES.md has its anchor
-    assert "<script" not in rules.text  # the document's text, no script of its own
+    # the document's text is the server's: its one script is the page's language (page.js)
+    assert re.findall(r"<script[^>]*>", rules.text) == [
+        re.search(r'<script type="module" src="/web/page\.js\?v=\w+">', rules.text).group(0)
+    ]
 
 
-def test_item7_bots_are_listed_with_their_strength(live_stack, browser):
+def test_item7_bots_are_listed_once_each_with_their_strength(live_stack, browser):
+    """One list of bots, one word each: the levels (greedy, random and mcts are levels),
+    named for people, weakest first, the same in the hints and the seat choices."""
     _lobby(browser, live_stack.base_url)
     hints = _js(
         browser,
-        "return Object.fromEntries([...document.querySelectorAll('[data-testid=bot-hints] li')]"
-        ".map((li) => [li.dataset.bot, li.textContent]))",
-    )
-    # a built-in bot that is a level's recipe (keltis-card's: the lobby's first game) has
-    # that level's word: random is level 1, greedy level 4, mcts level 5
-    assert "beginner" in hints["random"] and "strong," in hints["greedy"]
-    assert "strongest" in hints["mcts"] and "rating" in hints["greedy"]
-    # weakest first: the levels in their order, each built-in bot beside its level's word
-    listed = _js(  # an array: the driver may not keep an object's key order
-        browser,
         "return [...document.querySelectorAll('[data-testid=bot-hints] li')]"
-        ".map((li) => li.dataset.bot)",
+        ".map((li) => [li.dataset.bot, li.textContent])",
     )
-    levels = [name for name in listed if name.startswith("level:")]
-    assert levels == sorted(levels)
-    assert listed.index("level:1") < listed.index("random") < listed.index("greedy")
-    assert listed.index("level:4") < listed.index("greedy") < listed.index("level:5")
-    assert listed.index("level:5") < listed.index("mcts")
+    assert [key for key, _ in hints] == [f"level:{n}" for n in range(1, 6)]
+    assert hints[0][1].startswith("Level 1 bot · beginner")
+    assert all("level:" not in text for _, text in hints)  # never a raw bot name
     options = _js(
         browser,
         "return [...document.querySelectorAll('[data-testid=seat-1] option')].map((o) => o.text)",
     )
-    assert "greedy bot (strong)" in options and "mcts bot (strongest)" in options
+    bots = [text for text in options if " bot" in text]
+    assert [text.split(" (")[0] for text in bots] == [f"Level {n} bot" for n in range(1, 6)]
+    assert not any(text.startswith(("greedy", "random", "mcts")) for text in options)
 
 
 def test_item7_a_bot_described_by_the_service_shows_the_services_words(live_stack, browser):
@@ -86,7 +82,7 @@ def test_item7_a_bot_described_by_the_service_shows_the_services_words(live_stac
         " done([listed['keltis-card'].map(m.botLabel), m.botInfo('mcts:i200').strength,"
         " m.botLabel(m.botInfo('other')), m.strengthWords(listed['keltis-card'][1])]); });"
     )
-    assert info[0] == ["greedy bot (medium)", "level 3, about 27 rating (medium)"]
+    assert info[0] == ["greedy bot (medium)", "Level 3 bot (medium, about 27 rating)"]
     assert info[1] == "strong"  # a variant of a known bot keeps its hint
     assert info[2] == "other bot"  # an unknown bot: no made-up hint
     assert info[3] == "medium, about 27 rating"
@@ -97,14 +93,14 @@ def test_item7_name_has_a_default_and_your_games_read_in_words(live_stack, brows
 
     base = live_stack.base_url
     made = []
-    for _ in range(2):  # two games alike: "Card game · you vs greedy (bot) ..." twice
+    for _ in range(2):  # two games alike: "Card game · you vs Level 4 bot ..." twice
         _lobby(browser, base, clear=not made)
         assert (
             _js(browser, "return document.querySelector('[data-testid=name]').placeholder")
             == "Guest"
         )
         Select(browser.find_element("css selector", "[data-testid=seat-1]")).select_by_value(
-            "bot:greedy"
+            level_choice(base, "keltis-card", "greedy")
         )
         browser.find_element("css selector", "[data-testid=create]").click()
         webpages.wait_for(browser, "return location.pathname.startsWith('/play/')")
@@ -118,7 +114,7 @@ def test_item7_name_has_a_default_and_your_games_read_in_words(live_stack, brows
     texts = {game_id: text for game_id, text in lines}
     assert set(made) <= set(texts)
     for game_id in made:
-        assert texts[game_id].startswith("Card game · you vs greedy (bot) · started ")
+        assert texts[game_id].startswith("Card game · you vs Level 4 bot · started ")
         assert game_id not in texts[game_id]  # never the raw id ...
     assert len(set(texts.values())) == len(texts)  # ... and no two lines alike
     for game_id in made:

@@ -10,8 +10,8 @@ import secrets
 import pytest
 import requests
 
-from application.games import GameService
-from application.settle import settle_due
+from application.games.service import GameService
+from application.games.settle import settle_due
 from cli.serve import start_stack
 from tests.api.helpers import bearer, move_each_once_over_http
 from tests.support.chromium import chromium_page

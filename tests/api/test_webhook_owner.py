@@ -1,4 +1,4 @@
-"""Why a webhook call failed is told to the account's owner only (issue 23, item 9): GET
+"""Why a webhook call failed is told to the account's owner only: GET
 /v1/me shows `last_webhook_error`; the public profile and the game show nothing of it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 
-from store.webhook_calls import WebhookCalls
+from store.bots.webhook_calls import WebhookCalls
 from tests.api.helpers import bearer
 
 
@@ -50,7 +50,7 @@ def test_r2_the_owner_sees_its_last_webhook_error_and_nobody_else_does(client, r
     ],
 )
 def test_odd_spellings_and_private_addresses_are_refused_at_registration(client, url):
-    """Issue 23, item 9: with loopback allowed (as in `make run`), other spellings of it
+    """With loopback allowed (as in `make run`), other spellings of it
     and private addresses are still refused, in the one error shape."""
     body = {"name": f"hook_{secrets.token_hex(5)}", "bot": True, "webhook": url}
     refused = client.post("/v1/accounts", json=body)

@@ -1,14 +1,14 @@
 """The webhook allow-list (SSRF guard): resolution only, every address must be allowed;
 public addresses only unless the operator allows a network, numbers spelled canonically, the
-service's own ports never (issue 23, item 9)."""
+service's own ports never."""
 
 from __future__ import annotations
 
 import pytest
 import redis
 
-from application.errors import WebhookNotAllowed
-from application.webhooks_policy import (
+from application.webhooks.errors import WebhookNotAllowed
+from application.webhooks.policy import (
     DEFAULT_ALLOW,
     LOOPBACK_ALLOW,
     WebhookPolicy,
@@ -136,3 +136,30 @@ def test_the_service_knows_its_redis_port_and_its_own(monkeypatch):
     monkeypatch.delenv("KELTIS_WEBHOOK_ALLOW")
     with pytest.raises(WebhookNotAllowed):  # the default: public addresses only
         policy_from_env(client).check("http://127.0.0.1:9101/")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:3/hook*",  # a character openapi.yaml's pattern leaves out
+        "http://127.0.0.1/hook#part",
+        "http://127.0.0.1/a b",
+        "http://127.0.0.1/%zz",
+        "http://127.0.0.1/hook?x=(1)",
+    ],
+)
+def test_a_webhook_path_or_query_outside_the_documented_alphabet_is_refused(url):
+    with pytest.raises(WebhookNotAllowed):
+        WebhookPolicy(LOOPBACK).check(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8080/bots/my-bot_1.v2~x",
+        "http://127.0.0.1/t?token=a%2Fb&x=1",
+        "http://127.0.0.1",
+    ],
+)
+def test_a_webhook_of_letters_digits_escapes_and_a_query_is_allowed(url):
+    assert WebhookPolicy(LOOPBACK).check(url) == url

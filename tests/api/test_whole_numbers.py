@@ -1,7 +1,7 @@
 """An integer field takes a JSON integer only: a version, a count or a number of seconds
 written `5.0`, `2.0` or `1e2` (numbers the JSON parser reads as floats; `1e2` was read as
 100) is 422 `invalid_request` in the one error shape, on every body that holds one, by the
-move's hot path (api.move_body) as by the general one."""
+move's hot path (api.games.move_body) as by the general one."""
 
 from __future__ import annotations
 

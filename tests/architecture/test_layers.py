@@ -13,16 +13,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = {
     "domain", "gamelog", "tournaments", "replays", "store", "application", "api", "workers",
-    "cli", "bench", "ladder", "devtools",
+    "cli", "bench", "ladder", "devtools", "settings",
 }  # fmt: skip
 ALLOWED = {
+    "settings": {"settings"},
     "domain": {"domain"},
-    "gamelog": {"domain", "gamelog"},
-    "tournaments": {"domain", "tournaments"},
-    "ladder": {"ladder"},
-    "replays": {"domain", "gamelog", "replays"},
-    "store": {"domain", "gamelog", "tournaments", "ladder", "store"},
+    "gamelog": {"settings", "domain", "gamelog"},
+    "tournaments": {"settings", "domain", "tournaments"},
+    "ladder": {"settings", "ladder"},
+    "replays": {"settings", "domain", "gamelog", "replays"},
+    "store": {"settings", "domain", "gamelog", "tournaments", "ladder", "store"},
     "application": {
+        "settings",
         "domain",
         "gamelog",
         "tournaments",
@@ -32,6 +34,7 @@ ALLOWED = {
         "application",
     },
     "api": {
+        "settings",
         "domain",
         "gamelog",
         "tournaments",
@@ -41,7 +44,7 @@ ALLOWED = {
         "application",
         "api",
     },
-    "workers": {"domain", "gamelog", "store", "application", "workers"},
+    "workers": {"settings", "domain", "gamelog", "store", "application", "workers"},
 }
 
 
@@ -69,13 +72,14 @@ def test_each_layer_imports_only_the_layers_below_it(package):
 
 
 def test_no_job_is_named_by_a_string():
-    """RQ jobs are enqueued by their function object (application.jobs), never by name."""
+    """RQ jobs are enqueued by their function object (application.operations.jobs), never by
+    name."""
     offenders = []
     for path in sorted(ROOT.glob("*/**/*.py")):
         if ".venv" in path.parts or "tests" in path.parts:
             continue
         text = path.read_text()
-        if '"application.jobs.' in text or "'application.jobs." in text:
+        if '"application.operations.jobs.' in text or "'application.operations.jobs." in text:
             offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
 

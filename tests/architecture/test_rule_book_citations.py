@@ -1,5 +1,5 @@
 """docs/RULES.md cites the rule books by title and edition, not by a path the repository
-lacks (issue 27, item 4)."""
+lacks."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from store.arenas import ArenaStore
-from store.clock import now_ms
+from store.arenas.records import ArenaStore
+from store.core.clock import now_ms
 
 
 @pytest.fixture(autouse=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import secrets
 
-from application.accounts import AccountService
-from application.bots import bots_of, rng_for, run_of_turns
-from application.games import GameService
+from application.accounts.service import AccountService
+from application.bots.turns import bots_of, rng_for, run_of_turns
+from application.games.service import GameService
 from domain.autoplay import play_bots
 from domain.chance import Chance
-from store.accounts import fold
+from store.accounts.records import fold
 
 
 def bot_accounts(client, count: int, prefix: str = "ar") -> list:

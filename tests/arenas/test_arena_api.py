@@ -8,10 +8,10 @@ import json
 import pytest
 
 from api import create_app
-from application.arena_pass import ArenaPass
-from application.games import GameService
-from store.arenas import ArenaStore
-from store.clock import now_ms
+from application.arenas.worker_pass import ArenaPass
+from application.games.service import GameService
+from store.arenas.records import ArenaStore
+from store.core.clock import now_ms
 from tests.api.contract import ContractClient
 from tests.arenas.helpers import move_for
 
@@ -21,10 +21,15 @@ OPERATOR = "op-test-token-0123456789"
 
 
 @pytest.fixture
-def client(redis_url, monkeypatch):
+def client(redis_url, cluster_store, monkeypatch):
     monkeypatch.setenv("KELTIS_OPERATOR_TOKEN", OPERATOR)
     app = create_app(
-        {"REDIS_URL": redis_url, "TESTING": True, "STREAM_MAX_S": 1.0, "STREAM_KEEPALIVE_S": 0.2}
+        {
+            "REDIS_URL": cluster_store or redis_url,
+            "TESTING": True,
+            "STREAM_MAX_S": 1.0,
+            "STREAM_KEEPALIVE_S": 0.2,
+        }
     )
     app.test_client_class = ContractClient
     return app.test_client()
@@ -73,6 +78,7 @@ def test_only_the_operator_opens_or_closes_an_arena(client, monkeypatch):
     assert client.get("/v1/arenas/nosucharena").status_code == 404
 
 
+@pytest.mark.cluster_too
 def test_bot_accounts_join_and_leave_people_do_not(client):
     aid = client.post("/v1/arenas", json=body(), headers=bearer(OPERATOR)).json["id"]
     person = sign_up(client, f"pp{now_ms() % 10**9}", bot=False)

@@ -8,10 +8,10 @@ import time
 import pytest
 import requests
 
-from application.games import GameService
+from application.games.service import GameService
 from cli.serve import start_stack
-from store.arenas import ArenaStore
-from store.clock import now_ms
+from store.arenas.records import ArenaStore
+from store.core.clock import now_ms
 from tests.arenas.test_arena_workers import LiveBots
 from tests.support.chromium import start_chromium
 from tests.support.ports import free_port

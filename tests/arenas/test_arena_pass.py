@@ -1,4 +1,4 @@
-"""The arena's schedule over a real Redis, pass by pass (application.arenas): pairing,
+"""The arena's schedule over a real Redis, pass by pass (application.arenas.service): pairing,
 re-pairing, leaving mid-game, racing passes, the window, the leaderboard."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 
-from application import arenas
-from application.arena_pass import ArenaPass
-from application.games import GameService
+from application.arenas import service as arenas
+from application.arenas.worker_pass import ArenaPass
+from application.games.service import GameService
 from gamelog.outcome import outcome_of
 from store import keys
-from store.arenas import ArenaStore
-from store.cache import RecordCache
+from store.arenas.records import ArenaStore
+from store.core.cache import RecordCache
 from tests.arenas.helpers import bot_accounts, move_for
 
 pytestmark = pytest.mark.redis
@@ -34,7 +34,7 @@ class Clock:
 
 @pytest.fixture
 def clock():
-    from store.clock import now_ms
+    from store.core.clock import now_ms
 
     return Clock(now_ms())
 
@@ -186,7 +186,7 @@ def test_a_bot_forfeiting_twice_in_a_row_is_paused_until_it_joins_again(service,
 
 def _forfeit(service, game_id, seat):
     """The seat forfeits as a dead client's clock would make it (max_timeouts reached)."""
-    from application.clocks import forfeit_events
+    from application.games.clocks import forfeit_events
     from gamelog.entries import make_batch
     from gamelog.record import fold_entries
 

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
-from application import arenas
-from application.games import GameService
-from store.arenas import ArenaStore
-from store.clock import now_ms
+from application.arenas import service as arenas
+from application.games.service import GameService
+from store.arenas.records import ArenaStore
+from store.core.clock import now_ms
 from tests.arenas.helpers import bot_accounts, move_for
 from tests.workers.processes import wait_for, worker_starter
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from application.games import GameService
-from application.long_games import LONG_VERSIONS, long_games
+from application.games.long_games import LONG_VERSIONS, long_games
+from application.games.service import GameService
 from cli.main import cli
 from tests.store.test_snapshots import long_game
 

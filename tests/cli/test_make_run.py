@@ -1,4 +1,4 @@
-"""`make run PORT=8001` serves on that port (issue 27, item 4): the Makefile passes
+"""`make run PORT=8001` serves on that port: the Makefile passes
 `--port $(PORT)` to `keltis serve`, 8000 unless given. Checked with `make -n` (what make
 would run), so no server starts in the checkout's var/."""
 
@@ -33,3 +33,7 @@ def test_make_run_passes_the_port_variable_to_serve():
 
 def test_make_run_serves_on_8000_by_default():
     assert _run_command().endswith("keltis serve --port 8000")
+
+
+def test_make_run_passes_connections_to_serve_only_when_given():
+    assert _run_command("CONNECTIONS=6000").endswith("keltis serve --port 8000 --connections 6000")

@@ -45,7 +45,7 @@ def test_port_probe_refuses_a_port_something_listens_on():
 
 
 def test_a_port_in_use_names_the_port_option_and_the_make_variable():
-    """Issue 27, item 4: the "in use" error says how to pick another port."""
+    """The "in use" error says how to pick another port."""
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.redis
 def test_reindex_rebuilds_the_listing_from_the_logs(redis_url, redis_client):
     from click.testing import CliRunner
 
-    from application.games import GameService
+    from application.games.service import GameService
     from cli.main import cli
     from store import keys
 

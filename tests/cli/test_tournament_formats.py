@@ -72,7 +72,7 @@ def test_impossible_tournaments_are_usage_errors(arguments, message):
 def test_with_server_the_body_carries_format_and_games_per_table(monkeypatch):
     sent = {}
 
-    def fake_run_on_server(server, body, progress):
+    def fake_run_on_server(server, body, progress, account_keys=()):
         sent.update(body)
         raise SystemExit(0)
 

@@ -1,5 +1,5 @@
 """A fake of the service's account-facing endpoints, for the parts of the bot kit that code
-against issue 24's agreed shapes (challenges, seeks) and for the runner's edge cases: the
+against the agreed shapes (challenges, seeks) and for the runner's edge cases: the
 test pushes event-stream lines and reads what the runner called."""
 
 from __future__ import annotations

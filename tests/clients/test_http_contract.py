@@ -1,4 +1,4 @@
-"""README's "In any language: the HTTP contract" shows real answers of the service: each
+"""docs/bots.md's "In any language: the HTTP contract" shows real answers of the service: each
 example block still matches what the service answers (devtools.http_contract)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from devtools import http_contract
 
 pytestmark = pytest.mark.redis
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 NAMES = {
     "sign-up",
     "stream-your-turn",
@@ -29,7 +29,7 @@ NAMES = {
 
 
 def test_the_readme_examples_match_what_the_service_answers(app):
-    documented = http_contract.documented(README.read_text(encoding="utf-8"))
+    documented = http_contract.documented(PAGE.read_text(encoding="utf-8"))
     assert set(documented) == NAMES
     answered = http_contract.collect(app)
     problems = {
@@ -37,7 +37,8 @@ def test_the_readme_examples_match_what_the_service_answers(app):
         for name in NAMES
         if (found := http_contract.matches(documented[name], answered[name]))
     }
-    assert problems == {}, "README drifted: run `python -m devtools.http_contract README.md`"
+    regenerate = "python -m devtools.http_contract docs/bots.md"
+    assert problems == {}, f"docs/bots.md drifted: run `{regenerate}`"
 
 
 def test_a_drifted_example_is_caught(app):

@@ -1,4 +1,4 @@
-"""The runner's parts that code against issue 24's agreed shapes (challenges, seeks), and its
+"""The runner's parts that code against the agreed shapes (challenges, seeks), and its
 edge cases, against a fake service (tests/clients/fake_service.py): challenges answered by
 the author's policy, a seek kept open and re-created, repeated and stale turns."""
 

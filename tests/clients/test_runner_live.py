@@ -147,7 +147,7 @@ def test_legal_moves_at_a_version_are_those_moves_or_a_409_naming_the_current_on
 
 
 def test_two_runners_keeping_seeks_open_are_paired_and_play_their_game(stack):
-    """The rated pool (issue 24 item 2): each runner keeps a seek open; the workers pair
+    """The rated pool: each runner keeps a seek open; the workers pair
     them, both hear game_started and play the game to its end."""
     spec = SeekSpec("keltis-card", players=2, clock={"move_seconds": 30, "fallback": "greedy"})
     runners = [BotRunner(new_account(stack.base_url), first_move, seek=spec) for _ in range(2)]
@@ -163,7 +163,7 @@ def test_two_runners_keeping_seeks_open_are_paired_and_play_their_game(stack):
 
 
 def test_a_challenge_accepted_by_the_runners_policy_is_played(stack):
-    """Challenges (issue 24 item 1): the challenged runner accepts by its policy, the
+    """Challenges: the challenged runner accepts by its policy, the
     challenger's runner plays too."""
     challenger, challenged = new_account(stack.base_url), new_account(stack.base_url)
     offers = []

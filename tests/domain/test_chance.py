@@ -106,3 +106,28 @@ def test_R3_draws_and_shuffles_equal_the_documented_derivation(bound):
         j = _reference_randbelow(reference, i + 1)
         items[i], items[j] = items[j], items[i]
     assert Chance(seed).shuffled(range(30), "deck") == items
+
+
+@pytest.mark.parametrize("every", [2, 3, 7, 40])
+def test_R3_shuffle_redraws_the_biased_tail_as_the_stream_does(monkeypatch, every):
+    """The shuffle hashes its blocks up front; a rejected value (here every `every`-th one
+    of the stream, forced to the top of the range) must still be drawn again from the same
+    stream, blocks past the first ones included."""
+    real = Chance.block_u64s
+
+    def biased(self, prefix, index):
+        values = list(real(self, prefix, index))
+        for k in range(4):
+            if (index * 4 + k) % every == every - 1:
+                values[k] = 2**64 - 1
+        return tuple(values)
+
+    monkeypatch.setattr(Chance, "block_u64s", biased)
+    seed = hashlib.sha256(b"biased-shuffle").digest()
+    for count in (2, 3, 10, 30, 101):
+        stream = Chance(seed).stream("deck")
+        items = list(range(count))
+        for i in range(count - 1, 0, -1):
+            j = stream.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+        assert Chance(seed).shuffled(range(count), "deck") == items

@@ -1,4 +1,4 @@
-"""Levels for people (issue 25, item 3): `level:1`..`level:5` are fixed recipes of the
+"""Levels for people: `level:1`..`level:5` are fixed recipes of the
 service's bots, usable wherever a bot name is, costed and reproduced as their recipe."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from application.estimate import move_seconds
+from application.budget.estimate import move_seconds
 from domain.levels import level_names, level_of, recipe, recipes
 from domain.playout import play_game
 from domain.registry import get_rules

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from api.presenters import minimal_move_result
-from application.accounts import AccountService
-from application.bots import play_bot_turns
-from application.games import GameService
-from application.webhooks_policy import WebhookPolicy
+from api.games.presenters import minimal_move_result
+from application.accounts.service import AccountService
+from application.bots.turns import play_bot_turns
+from application.games.service import GameService
+from application.webhooks.policy import WebhookPolicy
 
 CARD = "keltis-card"
 DICE = "keltis-dice"

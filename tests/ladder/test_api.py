@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from api import create_app
-from application import clocks
-from application.settle import settle_due
+from application.games import clocks
+from application.games.settle import settle_due
 from tests.api.contract import ContractClient
 from tests.api.helpers import bearer
 from tests.ladder.conftest import CARD, finish_bot_game, move_once, play_to_end
@@ -75,7 +75,8 @@ def test_ratings_are_listed_by_ordinal_best_first_one_page_at_a_time(http, games
     assert paged == whole["ratings"]
     profile = http.get("/v1/accounts/alpha").json
     assert profile["ratings"][CARD] == {
-        key: rows[("Alpha", True)][key] for key in ("mu", "sigma", "ordinal", "games")
+        key: rows[("Alpha", True)][key]
+        for key in ("mu", "sigma", "ordinal", "games", "rating", "provisional")
     }
     own = http.get("/v1/me", headers=bearer(key)).json
     assert own["ratings"] == profile["ratings"]

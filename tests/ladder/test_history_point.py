@@ -18,6 +18,9 @@ def test_a_point_is_kept_as_compact_json_of_its_fields_in_order_and_read_back():
 
 def test_the_api_shows_the_fields_with_the_ordinal_before_games():
     shown = POINT.shown()
-    assert list(shown) == ["seq", "game_id", "at", "rank", "mu", "sigma", "ordinal", "games"]
+    assert list(shown) == [
+        "seq", "game_id", "at", "rank", "mu", "sigma", "ordinal", "games", "rating", "provisional",
+    ]  # fmt: skip
     assert shown["ordinal"] == 25.5 - 3 * 8.25
     assert shown["games"] == 3
+    assert shown["rating"] == round(1500 + 40 * shown["ordinal"]) and shown["provisional"]

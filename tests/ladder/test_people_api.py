@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from api import create_app
-from application import clocks
-from application.settle import settle_due
+from application.games import clocks
+from application.games.settle import settle_due
 from ladder.history import fold_steps
 from store import keys
-from store.cursor import Position
-from store.ladder import LadderStore
+from store.core.cursor import Position
+from store.ladder.records import LadderStore
 from tests.api.contract import ContractClient
 from tests.ladder.conftest import CARD, DICE, move_once
 
@@ -81,7 +81,8 @@ def test_rating_history_is_the_steps_of_the_ladders_fold(http, games, played):
     assert shown == expected
     assert [p["games"] for p in shown] == list(range(7, 0, -1))
     profile = http.get("/v1/accounts/alpha").json["ratings"][CARD]
-    assert {k: shown[0][k] for k in ("mu", "sigma", "ordinal", "games")} == profile
+    keys = ("mu", "sigma", "ordinal", "games", "rating", "provisional")
+    assert {k: shown[0][k] for k in keys} == profile
     dice = _history(http, "alpha", DICE, limit=100)
     assert len(dice) == 1 and dice[0]["games"] == 1
     assert http.get("/v1/ratings", query_string={"game": CARD}).json["ratings"]

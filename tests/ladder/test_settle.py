@@ -9,14 +9,14 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from application import clocks
-from application.errors import UnratedSeat
-from application.settle import ladder_entry, requeue_unsettled, settle, settle_due
+from application.games import clocks
+from application.games.errors import UnratedSeat
+from application.games.settle import ladder_entry, requeue_unsettled, settle, settle_due
 from cli.main import cli
 from ladder.entries import LadderEntry
 from ladder.fold import fold
 from store import keys
-from store.ladder import LadderStore
+from store.ladder.records import LadderStore
 from tests.ladder.conftest import CARD, DICE, finish_bot_game, move_once
 
 
@@ -55,6 +55,7 @@ def test_rated_is_public_in_the_first_event_and_the_summary(games, private_redis
     assert summary["id"] == record.game_id and summary["rated"] is True
 
 
+@pytest.mark.cluster_too
 def test_the_finishing_append_files_a_rated_game_and_settling_appends_it_once(games):
     client = games.client
     record = finish_bot_game(games, ["greedy", "random"])

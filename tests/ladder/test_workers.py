@@ -8,12 +8,12 @@ import signal
 
 import pytest
 
-from application.games import GameService
-from application.jobs import BotTurnQueue
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
 from ladder.entries import LadderEntry
 from ladder.fold import fold
 from store import keys
-from store.ladder import LadderStore
+from store.ladder.records import LadderStore
 from tests.ladder.conftest import CARD
 from tests.workers.processes import wait_for, worker_starter
 

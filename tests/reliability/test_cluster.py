@@ -19,7 +19,7 @@ from devtools.reliability.fault_proof import sigkill, start_worker
 from devtools.reliability.logcheck import check_log, verify_finished, view_of_fold
 from devtools.reliability.web import WebServer
 from store import keys
-from store.connection import ClusterNeedsQueueRedis
+from store.core.connection import ClusterNeedsQueueRedis
 from tests.api.contract import contract_session
 from tests.api.helpers import accounts_game_over_http
 from tests.support.ports import free_port  # this worker's own range

@@ -1,7 +1,7 @@
 """The contract and the server agree: Schemathesis 4 with every check and every phase
-(stateful included) against gunicorn over the real Redis finds no failure (issue 10 item 9),
+(stateful included) against gunicorn over the real Redis finds no failure,
 with a real account key and seat token so that the account and seat operations are reached
-(issue 23 item 12: a
+(a
 list's `cursor=0`, a bot named "0" and a huge tournament stream `after` were schema-valid
 and refused, ST202), and as a stranger runs it first, with neither settings nor credentials
 (a repeated query parameter was accepted, /metrics answered an undocumented 404, gunicorn

@@ -1,4 +1,4 @@
-"""Bot CPU budgets (issue 23 item 7): a request's bot work is estimated up front and charged
+"""Bot CPU budgets: a request's bot work is estimated up front and charged
 to its client address (no account key) or its account, refused beyond what is left with 429
 `cpu_budget_exceeded` saying how much is left; a cancel gives back what was not used."""
 
@@ -10,7 +10,7 @@ import secrets
 
 import pytest
 
-from application import estimate
+from application.budget import estimate
 from domain.registry import get_rules
 from store import keys
 from tests.api import helpers
@@ -178,8 +178,8 @@ def test_a_game_that_ends_on_a_bot_move_is_settled_to_the_cpu_its_bots_used(
 ):
     from rq.serializers import JSONSerializer
 
-    from application import jobs
-    from store.budget import BudgetStore
+    from application.operations import jobs
+    from store.budget.records import BudgetStore
     from workers.fair import FairSimpleWorker
 
     for person in (True, False):
@@ -206,8 +206,8 @@ def test_a_game_that_ends_on_a_bot_move_is_settled_to_the_cpu_its_bots_used(
 
 
 def test_me_shows_the_accounts_bot_cpu_budget_and_when_it_is_spent(redis_url, redis_client):
-    from application.budget import Payer
-    from store.budget import BudgetStore, Limit
+    from application.budget.service import Payer
+    from store.budget.records import BudgetStore, Limit
 
     client = budget_app(redis_url).test_client()
     made = client.post("/v1/accounts", json={"name": f"spender_{secrets.token_hex(5)}"})

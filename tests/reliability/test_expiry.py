@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from application.sweep import DEFAULT_EXPIRY_S, EXPIRY_ENV, expire_waiting_games, expiry_s
+from application.operations.sweep import (
+    DEFAULT_EXPIRY_S,
+    EXPIRY_ENV,
+    expire_waiting_games,
+    expiry_s,
+)
 from store import keys
 
 pytestmark = pytest.mark.redis

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from api.presenters import move_result
-from application.games import GameService
+from api.games.presenters import move_result
+from application.games.service import GameService
 from devtools.reliability.fault_proof import run_redis_kills, run_tournament_kills, run_worker_kills
 from devtools.reliability.logcheck import check_log
 from devtools.reliability.web import WebServer

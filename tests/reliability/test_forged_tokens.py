@@ -1,6 +1,6 @@
 """R2 under forged tokens: a token is verified before anything depends on hidden state.
 
-The probe of issue 10: a forged token (`<game>.<seat>.<anything>`) posting a discard of
+The probe: a forged token (`<game>.<seat>.<anything>`) posting a discard of
 every card name must not make the server decide, render or append anything for that seat,
 and the public index must never show a version the log does not hold.
 """
@@ -12,12 +12,12 @@ import secrets
 
 import pytest
 
-from application.auth import Actor
-from application.games import GameService
+from application.accounts.auth import Actor
+from application.games.service import GameService
 from domain.card import RULES as CARD_RULES
 from domain.card.cards import NAMES
 from store import keys
-from store.eventstore import AppendRequest
+from store.games.eventstore import AppendRequest
 from tests.reliability.test_tokens import CARD, bearer
 
 pytestmark = pytest.mark.redis
@@ -104,7 +104,7 @@ def test_R2_the_index_never_shows_a_version_the_log_does_not_hold(client, redis_
 
 def test_R2_a_refused_append_writes_no_index_entry(redis_client):
     """The index write travels with the append but is made only when the log holds the
-    batch it describes (store.commit): a conflicting append leaves the index as it was."""
+    batch it describes (store.games.commit): a conflicting append leaves the index as it was."""
     service = GameService(redis_client)
     record, _, _ = service.create("keltis-card", [{"name": "a"}, {"name": "b"}], {})
     seat = record.to_move

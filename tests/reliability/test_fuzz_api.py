@@ -27,6 +27,7 @@ def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(
             "REDIS_URL": private_redis_server.url,
             "TESTING": True,
             "MAX_EVENTS_WAIT_S": 0.01,  # generated wait= values must not hold the run
+            "STREAM_MAX_S": 0.2,  # nor a stream of the live game (an hour by default)
             "RATELIMIT_ENABLED": False,
         }
     )
@@ -34,7 +35,8 @@ def test_fuzzed_requests_get_no_5xx_and_stay_inside_the_contract(
     assert report.requests >= 1000
     assert report.server_errors == 0, report.statuses
     assert report.failures == []
-    assert report.statuses[422] > 100  # the invalid half was really invalid
+    refused = report.statuses[422] + report.statuses[400]
+    assert refused > 100  # the invalid half was really invalid (a bad body or query)
     assert sum(n for status, n in report.statuses.items() if status < 300) > 50
 
 

@@ -10,9 +10,9 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.presenters import move_result
-from application import games as service_module
-from application.games import GameService
+from api.games.presenters import move_result
+from application.games import service as service_module
+from application.games.service import GameService
 from domain.errors import KeltisError
 from store import keys
 

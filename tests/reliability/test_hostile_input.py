@@ -157,7 +157,7 @@ def test_bad_headers_get_the_error_shape(hostile_app, game, index):
     assert_error_shape(response, 401, 403, 409, 422)
 
 
-# ----- issue 10, item 4: inputs that answered 500 -------------------------------------
+# ----- inputs that answered 500 -------------------------------------
 
 
 def test_a_non_ascii_seat_digit_in_a_token_is_a_401(hostile_app, game):

@@ -12,7 +12,7 @@ import time
 import pytest
 import requests
 
-from store.accounts import AccountRecord, AccountStore
+from store.accounts.records import AccountRecord, AccountStore
 
 RACERS = 8
 ROUNDS = 4

@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from api import create_app, presenters
-from application.replay_reads import File
+from api import create_app
+from api.games import presenters
+from application.games.replay_reads import File
 from devtools.reliability.leak_scan import (
     LeakReport,
     scan_games,
@@ -87,7 +88,7 @@ def _leaky_replay_file(games, game_id, kind, coding):
 
 
 def test_R2_the_http_scan_catches_a_live_replay(redis_url, redis_client, monkeypatch):
-    monkeypatch.setattr("api.replays.replay_file", _leaky_replay_file)
+    monkeypatch.setattr("api.games.replays.replay_file", _leaky_replay_file)
     app = create_app({"REDIS_URL": redis_url, "TESTING": True})
     report = LeakReport()
     scan_http_game(app.test_client(), redis_client, "keltis-card", report, max_steps=2)

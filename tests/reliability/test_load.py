@@ -11,12 +11,12 @@ from collections import Counter
 import pytest
 import redis
 
-from api.meta import SharedPing
+from api.operations.meta import SharedPing
 from bench.load import create_game, games_for, mix
 from bench.loadgen import NotLoopback, burst, loopback_address
 from cli.serve import WEB_CONNECTIONS, gunicorn_command, web_pool_size
 from devtools.reliability.web import WebServer
-from store.connection import (
+from store.core.connection import (
     POOL_SIZE_ENV,
     POOL_TIMEOUT_ENV,
     BadPoolSetting,

@@ -87,7 +87,7 @@ def test_quotas_are_off_in_test_apps_unless_asked_and_off_by_environment(redis_u
 
 @pytest.fixture
 def drained_queue(redis_client):
-    from application.jobs import tournament_queue
+    from application.operations.jobs import tournament_queue
     from store.keys import tournaments_running
 
     yield

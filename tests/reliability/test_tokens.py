@@ -8,8 +8,8 @@ import hashlib
 import pytest
 
 from api import create_app
-from application.errors import Unauthenticated
-from store import tokens
+from application.accounts.errors import Unauthenticated
+from store.games import tokens
 from tests.api.contract import ContractClient
 from tests.reliability.timing import timing_ratio
 
@@ -97,7 +97,7 @@ def _near_misses(token: str) -> tuple[str, str]:
 
 
 def test_token_check_timing_does_not_depend_on_how_much_of_the_token_is_right(client):
-    from application.games import GameService
+    from application.games.service import GameService
 
     game_id, tokens_ = new_game(client)
     service = GameService.__new__(GameService)  # seat_of of the same game needs no Redis

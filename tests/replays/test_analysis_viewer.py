@@ -1,4 +1,4 @@
-"""The replay viewer shows a game's analysis beside each step (issue 25, item 4), from the
+"""The replay viewer shows a game's analysis beside each step, from the
 replay's `analysis`: replays/analysis.js, a panel of replays.html.PANELS that follows the steps
 through `KeltisReplay.onStep`; a replay without one shows no analysis section."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.analysis import analyse_replay
+from application.bots.analysis import analyse_replay
 from replays import html
 from replays.html import render_html, viewer_data
 from tests.replays.conftest import finished_replay

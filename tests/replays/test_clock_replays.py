@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from application import clocks
-from application.bots import play_bot_turns
-from application.games import GameService
+from application.bots.turns import play_bot_turns
+from application.games import clocks
+from application.games.service import GameService
 from replays.build import build_replay
 from replays.chain import build_chain
 from replays.verify import verify

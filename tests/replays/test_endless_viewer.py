@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from application.analysis import analyse_replay
+from application.bots.analysis import analyse_replay
 from domain.endless import IDLE_TURNS
 from replays.build import build_replay
 from replays.html import render_html
@@ -101,9 +101,15 @@ def test_E4_E5_the_viewer_names_what_started_the_final_round(browser, tmp_path, 
         else "the 400th turn is over (service rule E5)"
     )
     assert f"Final round: {started}." in _events(browser)
+    rule = started[-3:-1]  # the rule that started it is the one "why?" opens
+    plain = started.replace(f" (service rule {rule})", "")
+    shown = f"Final round: {plain}. Lay up to two cards, or stop. why?"
+    assert _text(browser, "final-round") == shown
     assert (
-        _text(browser, "final-round")
-        == f"Final round: {started}. Lay up to two cards, or stop (E3)."
+        browser.execute_script(
+            "return document.querySelector('[data-testid=final-round] a.why').dataset.rule"
+        )
+        == rule
     )
 
 
@@ -127,9 +133,10 @@ def test_E4_F5_a_step_near_30_idle_turns_warns_how_many_are_left(browser, tmp_pa
     _open(browser, tmp_path, replay, first(19))
     assert _text(browser, "ending-soon") is None  # quiet until 20 idle turns in a row
     browser.execute_script("KeltisReplay.show(arguments[0])", first(20))
-    assert _text(browser, "ending-soon") == f"10 idle turns left before the game ends: {how}."
+    how = how.split(" (service rule")[0]  # the rule's id is the "why?" link
+    assert _text(browser, "ending-soon") == f"10 idle turns left before the game ends: {how}. why?"
     browser.execute_script("KeltisReplay.show(arguments[0])", first(IDLE_TURNS - 1))
-    assert _text(browser, "ending-soon") == f"1 idle turn left before the game ends: {how}."
+    assert _text(browser, "ending-soon") == f"1 idle turn left before the game ends: {how}. why?"
 
 
 @pytest.mark.parametrize(

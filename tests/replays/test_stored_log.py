@@ -1,4 +1,5 @@
-"""Replays built from the service's real Redis log (application.games), not from a simulation."""
+"""Replays built from the service's real Redis log (application.games.service), not from a
+simulation."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ pytestmark = pytest.mark.redis
 
 def _play_stored_game(client, game: str, seed: int) -> tuple[str, list, list]:
     """A bot-seated game played through GameService: its id, a mid-game log, the full log."""
-    from application.auth import Actor
-    from application.games import GameService
+    from application.accounts.auth import Actor
+    from application.games.service import GameService
 
     service = GameService(client)
     record, _, _ = service.create(game, [{"bot": "random"}, {"bot": "greedy"}], {})

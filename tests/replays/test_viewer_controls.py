@@ -1,4 +1,4 @@
-"""Issue 26 item 8: the replay viewer draws each step with the table's components, plays
+"""The replay viewer draws each step with the table's components, plays
 itself (play/pause, speed), goes to a step from a click on the chart, links back to the
 lobby, and keeps the verification details folded away."""
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from application.accounts import AccountService
-from application.games import GameService
-from application.seek_pass import PairingPass, PoolSettings
-from application.seeks import SeekBounds, open_seek
-from application.webhooks_policy import WebhookPolicy, parse_allow
+from application.accounts.service import AccountService
+from application.games.service import GameService
+from application.seeks.service import SeekBounds, open_seek
+from application.seeks.worker_pass import PairingPass, PoolSettings
+from application.webhooks.policy import WebhookPolicy, parse_allow
 from store import keys
 
 CARD = "keltis-card"
@@ -69,11 +69,22 @@ class Pool:
     def hang_up(self, name: str) -> None:
         self.games.client.delete(keys.account_streams(name.lower()))
 
-    def seek(self, name: str, bounds: SeekBounds | None = None, address="10.0.0.1", **request):
+    def seek(
+        self, name: str, bounds: SeekBounds | None = None, address=None, rules=None, **request
+    ):
+        """Open a seek of `name`, from its own address unless `address` says (one address
+        per account: the pool never pairs two accounts of one address); `rules`: the pairing
+        rules its answer's pool bots follow (default: the settings')."""
+        if address is None:
+            address = f"10.0.0.{list(self.records).index(name) + 1}"
         body = {"game": CARD, "players": 2, "rated": True, "max_games": 1, **request}
-        return open_seek(self.games, self.records[name], body, address, bounds or SeekBounds())
+        bounds = bounds or SeekBounds()
+        return open_seek(
+            self.games, self.records[name], body, address, bounds, self.accounts.policy, rules
+        )
 
     def pairing(self, settings: PoolSettings | None = None, **options) -> PairingPass:
+        options.setdefault("policy", self.accounts.policy)
         return PairingPass(self.games, settings or PoolSettings(), **options)
 
     def run(self, settings: PoolSettings | None = None, **options):

@@ -85,3 +85,11 @@ def test_seeks_need_an_account_key(client):
     assert client.post("/v1/seeks", json={"game": "keltis-card"}).status_code == 401
     assert client.get("/v1/seeks").status_code == 401
     assert client.delete("/v1/seeks/abc").status_code == 401
+
+
+def test_a_webhook_bot_whose_webhook_does_not_answer_cannot_seek(client):
+    ghost = sign_up(client, _name(), bot=True, webhook="http://127.0.0.1:9/turn")  # closed
+    refused = client.post("/v1/seeks", json={"game": "keltis-card"}, headers=_auth(ghost))
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["code"] == "webhook_not_answering"
+    assert client.get("/v1/seeks", headers=_auth(ghost)).get_json()["seeks"] == []

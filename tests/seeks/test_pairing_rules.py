@@ -1,8 +1,16 @@
-"""The pairing rules as data (application.pairing): no Redis, no clock."""
+"""The pairing rules as data (application.seeks.pairing): no Redis, no clock."""
 
 from __future__ import annotations
 
-from application.pairing import Candidate, PairingRules, Table, accepted_range, bot_tables, tables
+from application.seeks.pairing import (
+    Candidate,
+    PairingRules,
+    Table,
+    accepted_range,
+    bot_tables,
+    household,
+    tables,
+)
 
 POOL = ("keltis-card", b"{}", 2, b"null", True)
 
@@ -79,3 +87,26 @@ def test_pool_bots_fill_a_lone_seeks_table_after_the_wait():
     found = bot_tables([lone], rules, bots, ordinals)
     assert found == [Table((lone,), ("greedy", "random"))]
     assert bot_tables([_seek("a", waited_s=9, players=3)], rules, bots, ordinals) == []
+
+
+def _at(name: str, address: str, **kw) -> Candidate:
+    found = _seek(name, **kw)
+    return Candidate(**{**{f: getattr(found, f) for f in found.__slots__}, "household": address})
+
+
+def test_two_accounts_of_one_address_never_sit_together():
+    rules = PairingRules(base_range=100.0)
+    alone = [_at("a", "203.0.113.5", waited_s=9), _at("b", "203.0.113.5")]
+    assert tables(alone, rules) == []  # only they wait: they wait
+    third = _at("c", "198.51.100.7", waited_s=1)
+    assert _names(tables([*alone, third], rules)) == [["a", "c"]]
+    later = [_at("b", "203.0.113.5"), _at("d", "198.51.100.8")]
+    assert _names(tables(later, rules)) == [["b", "d"]]
+
+
+def test_a_household_is_an_ipv4_address_or_an_ipv6_64():
+    assert household("203.0.113.5") == "203.0.113.5"
+    assert household("::ffff:203.0.113.5") == "203.0.113.5"
+    assert household("2001:db8:1:2::1") == household("2001:db8:1:2:ffff::9")
+    assert household("2001:db8:1:2::1") != household("2001:db8:1:3::1")
+    assert household("unix-socket") == "unix-socket"

@@ -4,13 +4,21 @@ liveness, pool bots and racing passes."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import threading
 
 import pytest
 
-from application.pairing import PairingRules
-from application.seek_pass import PoolSettings
-from application.seeks import SeekBounds, TooManySeeks, account_seeks, cancel_seek
+from application.seeks.pairing import PairingRules
+from application.seeks.service import (
+    SeekBounds,
+    TooManySeeks,
+    WebhookNotAnswering,
+    account_seeks,
+    cancel_seek,
+)
+from application.seeks.worker_pass import PoolSettings
 from ladder.entries import participant_id
 from ladder.fold import Rating
 from store import keys
@@ -36,6 +44,7 @@ def _rate(client, game: str, name: str, mu: float, sigma: float = 1.0) -> None:
     )
 
 
+@pytest.mark.cluster_too
 def test_two_compatible_seekers_are_paired_into_a_rated_game(pool, games):
     pool.account("ann")
     pool.account("bea")
@@ -94,6 +103,7 @@ def test_recent_opponents_pair_again_when_nobody_else_waits(pool, games, clock):
     assert len(pool.run().games) == 1  # two bot authors alone keep getting games
 
 
+@pytest.mark.cluster_too
 @pytest.mark.parametrize("players", [3, 4])
 def test_three_and_four_player_seeks_form_tables(pool, games, players):
     names = [f"p{i}" for i in range(players + 1)]
@@ -130,6 +140,7 @@ def test_closer_ratings_are_paired_first(pool, games, private_redis):
     assert sorted(_seated(games, g) for g in result.games) == [["ann", "bea"], ["cat", "dan"]]
 
 
+@pytest.mark.cluster_too
 def test_max_games_keeps_a_seek_open_until_that_many_games_are_in_play(pool, games, clock):
     for name in ("ann", "bea", "cat", "dan", "eve"):
         pool.account(name)
@@ -152,7 +163,7 @@ def test_max_games_keeps_a_seek_open_until_that_many_games_are_in_play(pool, gam
     assert len(again) == 1 and _seated(games, again[0]) == ["ann", "eve"]
 
 
-def test_a_seek_ends_after_its_stream_disconnects_and_the_grace(pool, games, clock):
+def test_a_seek_ends_within_the_grace_after_its_stream_disconnects(pool, games, clock):
     pool.account("ann")
     pool.account("bea")
     seek = pool.seek("ann")
@@ -163,7 +174,7 @@ def test_a_seek_ends_after_its_stream_disconnects_and_the_grace(pool, games, clo
     assert pool.run(settings).closed == []  # within the grace: kept, but not paired
     pool.seek("bea")
     assert pool.run(settings).games == []
-    clock.advance(6)
+    clock.advance(3.5)  # closed before the grace runs out: the next pass may come late
     assert pool.run(settings).closed == [seek["id"]]
     assert account_seeks(games, pool.records["ann"]) == []
 
@@ -182,19 +193,69 @@ def test_a_stream_back_within_the_grace_keeps_the_seek(pool, clock):
     assert result.closed == [] and len(result.games) == 1
 
 
-def test_a_webhook_account_keeps_its_seek_until_its_webhook_fails(pool, games, clock):
-    pool.account("hook", webhook="http://127.0.0.1:9/turn", listening=False)
-    seek = pool.seek("hook")
-    clock.advance(60)
-    assert pool.run().closed == []
-    failed = {"reason": "timeout", "game": "g", "version": 1, "attempt": 1, "at": clock()}
-    from store.webhook_calls import WebhookCalls
-
-    WebhookCalls(games.client).record_error("hook", failed)
-    clock.advance(16)
-    assert pool.run().closed == [seek["id"]]
+def test_a_ghost_webhook_seek_is_refused_when_placed(pool):
+    pool.account("ghost", webhook="http://127.0.0.1:9/turn", listening=False)  # closed port
+    with pytest.raises(WebhookNotAnswering):
+        pool.seek("ghost")
+    assert account_seeks(pool.games, pool.records["ghost"]) == []
 
 
+def test_a_webhook_seek_whose_webhook_stops_answering_is_never_paired(pool, games, clock):
+    with _answering_server() as (server, url):
+        pool.account("hook", webhook=url, listening=False)
+        seek = pool.seek("hook")  # the probe is answered
+        server.shutdown()
+        server.server_close()
+    clock.advance(31)  # its last answer is no longer recent: the pass probes, in vain
+    pool.account("ann")
+    pool.seek("ann")
+    result = pool.run()
+    assert result.games == []  # the real seeker waits rather than meet a ghost
+    assert result.closed == [seek["id"]]  # unheard since it was placed, past the grace
+    pool.account("bea")
+    pool.seek("bea")
+    found = pool.run().games
+    assert [_seated(games, game_id) for game_id in found] == [["ann", "bea"]]
+
+
+def test_a_webhook_bot_that_answers_is_paired(pool, games, clock):
+    with _answering_server() as (_, url):
+        pool.account("hook", webhook=url, listening=False)
+        pool.seek("hook")
+        clock.advance(31)  # a probe in the pass, answered
+        pool.account("ann")
+        pool.seek("ann")
+        found = pool.run().games
+    assert [_seated(games, game_id) for game_id in found] == [["ann", "hook"]]
+
+
+@contextlib.contextmanager
+def _answering_server():
+    """A webhook on loopback that answers every POST 200 `{}` (a probe counts any 2xx)."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server, f"http://127.0.0.1:{server.server_address[1]}/turn"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+@pytest.mark.cluster_too
 def test_a_deleted_seek_is_never_paired_and_its_games_go_on(pool, games, clock):
     pool.account("ann")
     pool.account("bea")
@@ -212,7 +273,7 @@ def test_a_deleted_seek_is_never_paired_and_its_games_go_on(pool, games, clock):
 
 
 def test_another_account_cannot_cancel_a_seek(pool, games):
-    from application.seeks import SeekNotFound
+    from application.seeks.service import SeekNotFound
 
     pool.account("ann")
     pool.account("bea")
@@ -221,23 +282,25 @@ def test_another_account_cannot_cancel_a_seek(pool, games):
         cancel_seek(games, pool.records["bea"], seek["id"])
 
 
+@pytest.mark.cluster_too
 def test_open_seeks_are_bounded_per_account_and_per_address(pool):
     pool.account("ann")
     pool.account("bea")
     bounds = SeekBounds(per_account=3, per_address=4)
+    one = "10.0.0.1"
     for _ in range(3):
-        pool.seek("ann", bounds=bounds)
+        pool.seek("ann", bounds=bounds, address=one)
     with pytest.raises(TooManySeeks):
-        pool.seek("ann", bounds=bounds)
-    pool.seek("bea", bounds=bounds)
+        pool.seek("ann", bounds=bounds, address=one)
+    pool.seek("bea", bounds=bounds, address=one)
     with pytest.raises(TooManySeeks):
-        pool.seek("bea", bounds=bounds)
+        pool.seek("bea", bounds=bounds, address=one)
     pool.seek("bea", bounds=bounds, address="10.0.0.2")
 
 
 def test_a_pool_bot_is_offered_after_the_wait_and_its_cpu_is_charged(pool, games, clock):
-    from application.budget import Budgets, parse_limits
-    from store.budget import BudgetStore
+    from application.budget.service import Budgets, parse_limits
+    from store.budget.records import BudgetStore
 
     pool.account("ann")
     pool.seek("ann")
@@ -255,8 +318,8 @@ def test_a_pool_bot_is_offered_after_the_wait_and_its_cpu_is_charged(pool, games
 
 
 def test_a_pool_bot_beyond_the_budget_is_not_offered(pool, games, clock):
-    from application.budget import Budgets, parse_limits
-    from store.budget import BudgetStore
+    from application.budget.service import Budgets, parse_limits
+    from store.budget.records import BudgetStore
 
     pool.account("ann")
     pool.seek("ann")
@@ -266,6 +329,7 @@ def test_a_pool_bot_beyond_the_budget_is_not_offered(pool, games, clock):
     assert account_seeks(games, pool.records["ann"])[0]["playing"] == 0
 
 
+@pytest.mark.cluster_too
 def test_two_racing_passes_never_seat_a_seek_twice(pool, games):
     names = [f"r{i}" for i in range(12)]
     for name in names:
@@ -286,11 +350,17 @@ def test_two_racing_passes_never_seat_a_seek_twice(pool, games):
         thread.join()
     made = results[0].games + results[1].games
     seated = [name for game in made for name in _seated(games, game)]
+    assert len(seated) == len(set(seated))
+    # A pass that read a table's seeks while the other claimed them one by one may have
+    # paired them otherwise and given back its claims: those wait for the next pass.
+    made += pool.run().games
+    seated = [name for game in made for name in _seated(games, game)]
     assert len(seated) == len(set(seated)) == 12
 
 
+@pytest.mark.cluster_too
 def test_claims_are_all_or_none(pool, games):
-    from store.seeks import SeekStore
+    from store.seeks.records import SeekStore
 
     pool.account("ann")
     pool.account("bea")
@@ -300,3 +370,59 @@ def test_claims_are_all_or_none(pool, games):
     assert store.claim(found, "game-one-xxxxxxxxxx", 1) == 0
     assert store.claim(found, "game-two-xxxxxxxxxx", 2) == 1  # the first is full
     assert store.load([b["id"]])[0].playing == {"game-one-xxxxxxxxxx": 1}
+    # The second seek refused: the first, claimed before it, is given back as it was.
+    c = pool.seek("ann")
+    fresh, full = store.load([c["id"], b["id"]])
+    assert store.claim([fresh, full], "game-three-xxxxxxxx", 3) == 2
+    (after,) = store.load([c["id"]])
+    assert after.playing == {} and after.since == fresh.since
+    assert store.games([c["id"]]) == {c["id"]: []}
+
+
+def test_two_accounts_seeking_from_one_address_are_each_paired_with_another(pool, games, clock):
+    for name in ("ann", "alt"):
+        pool.account(name)
+    pool.seek("ann", address="203.0.113.5")
+    pool.seek("alt", address="203.0.113.5")
+    assert pool.run().games == []  # only they wait: they wait
+    clock.advance(1)  # they waited longest: each is seated first, with one of the others
+    for name, address in (("bea", "198.51.100.7"), ("cat", "198.51.100.8")):
+        pool.account(name)
+        pool.seek(name, address=address)
+    found = pool.run().games
+    assert len(found) == 2
+    tables = [_seated(games, game_id) for game_id in found]
+    assert all(not {"ann", "alt"} <= set(table) for table in tables)
+    assert sorted(name for table in tables for name in table) == ["alt", "ann", "bea", "cat"]
+
+
+def test_accounts_of_a_shared_network_may_meet(pool, games):
+    from application.webhooks.policy import parse_allow
+
+    for name in ("ann", "bea"):
+        pool.account(name)
+        pool.seek(name, address="127.0.0.1")
+    assert pool.run().games == []
+    shared = PoolSettings(shared=parse_allow("127.0.0.0/8"))
+    found = pool.run(shared).games
+    assert [_seated(games, game_id) for game_id in found] == [["ann", "bea"]]
+
+
+def test_the_bot_kit_server_answers_the_pools_probe(pool):
+    from keltis_client.webhook import make_server
+
+    from application.bots.webhook_probe import ping
+    from tests.support.ports import free_port
+
+    port = free_port()
+    record = pool.account("kit", webhook=f"http://127.0.0.1:{port}/move", listening=False)
+    server = make_server(record.webhook_secret, lambda view, legal: legal[0], port=port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert ping(pool.accounts.policy, record) is None
+        assert pool.seek("kit")["status"] == "open"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 
-from application.accounts import AccountService
-from application.games import GameService
-from application.seeks import SeekBounds, open_seek
-from application.webhooks_policy import WebhookPolicy
+from application.accounts.service import AccountService
+from application.games.service import GameService
+from application.seeks.service import SeekBounds, open_seek
+from application.webhooks.policy import WebhookPolicy
 from store import keys
 from tests.workers.processes import start_worker, wait_for
 
@@ -35,7 +35,7 @@ def test_a_restarted_worker_finds_the_seeks_in_redis(private_redis_server, priva
     worker.wait()
     worker = start_worker(private_redis_server.url, **env)
     try:
-        open_seek(service, records[1], body, "10.0.0.9", SeekBounds())
+        open_seek(service, records[1], body, "10.0.0.10", SeekBounds())
         game_id = wait_for(lambda: client.zrange(keys.account_playing(names[0]), 0, -1), 20)
         record, _, _ = service.load(game_id[0].decode())
         assert sorted(p["account"] for p in record.players) == sorted(names)

@@ -1,4 +1,4 @@
-"""Issue 27 item 2: the move of compacted games to the archive tier (application.archive):
+"""The move of compacted games to the archive tier (application.operations.archive):
 copy, verify, delete; a crash between any two steps loses nothing and leaves no duplicate;
 only games filed longer than KELTIS_ARCHIVE_AFTER ago move; versioned migrations applied
 once; without KELTIS_ARCHIVE_URL nothing changes. Real PostgreSQL and Redis servers."""
@@ -10,7 +10,9 @@ import time
 import psycopg
 import pytest
 
-from application.archive import (
+from application.games.service import GameService
+from application.metrics.counters import REGISTRY
+from application.operations.archive import (
     CLAIM_MS,
     ArchiveMismatch,
     Outcome,
@@ -19,16 +21,14 @@ from application.archive import (
     archive_game,
     row_of,
 )
-from application.compaction import compact_due
-from application.games import GameService
-from application.metrics import REGISTRY
+from application.operations.compaction import compact_due
 from devtools.finished_games import finish_bot_game
 from store import keys
-from store.archive import URL_ENV, ArchiveStore, archive_from_env
-from store.archive_queue import ArchiveQueue
-from store.archive_schema import MIGRATIONS, migrate
-from store.clock import now_ms
-from store.cursor import Position
+from store.archive.queue import ArchiveQueue
+from store.archive.schema import MIGRATIONS, migrate
+from store.archive.tier import URL_ENV, ArchiveStore, archive_from_env
+from store.core.clock import now_ms
+from store.core.cursor import Position
 from workers.archive import ArchiveThread
 
 

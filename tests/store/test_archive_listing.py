@@ -1,5 +1,5 @@
-"""Issue 27 item 2: the listings walk Redis's sets and the archive tier's rows together in
-one order (store.cursor: created_at, then id bytewise, newest first), whatever the page
+"""The listings walk Redis's sets and the archive tier's rows together in
+one order (store.core.cursor: created_at, then id bytewise, newest first), whatever the page
 size and wherever a cursor points: ties of created_at, ids that sort differently in a
 locale's collation than bytewise, a fractional score, a member that is not UTF-8."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from store import keys
-from store.archive import ArchivedGame
-from store.archive_listing import page_with_scores
-from store.cursor import Position
+from store.archive.listing import page_with_scores
+from store.archive.tier import ArchivedGame
+from store.core.cursor import Position
 
 IN_REDIS = {"Bbbbbbbbbbbbbbbb": 5, "aaaaaaaaaaaaaaaa": 5, "z-zzzzzzzzzzzzzz": 3, "Mmmmmmmmmm": 7}
 ARCHIVED = {"Aaaaaaaaaaaaaaaa": 5, "bbbbbbbbbbbbbbbb": 5, "_ccccccccccccccc": 5, "q" * 16: 4}

@@ -3,21 +3,20 @@ crash-safe between its two steps, live games untouched, appends refused at the v
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import orjson
 import pytest
 
-from application.bots import play_bot_turns
-from application.compaction import FAULT_ENV, Outcome, compact, compact_due
-from application.games import GameService
+from application.bots.turns import play_bot_turns
+from application.games.service import GameService
+from application.operations.compaction import Outcome, compact, compact_due
 from replays.verify import verify
 from store import keys
-from store.cache import RecordCache
-from store.compaction import CompactionStore, Step
-from store.eventstore import AppendRequest, AppendStatus
+from store.core.cache import RecordCache
+from store.games.compaction import CompactionStore, Step
+from store.games.eventstore import AppendRequest, AppendStatus
 from tests.store import toy_game
 
 CARD = "keltis-card"
@@ -108,7 +107,7 @@ def test_a_crash_between_the_steps_loses_nothing(client, redis_client, service):
     before = reads(client, game_id)
     store = CompactionStore(redis_client)
     entries, hashes = store.live_log(game_id)
-    from store import packing
+    from store.games import packing
 
     assert store.write(game_id, entries, packing.pack(entries, hashes)) is Step.WRITTEN
     # the process died here: both the blob and the list are stored, and read the same
@@ -121,17 +120,21 @@ def test_a_worker_killed_between_the_steps_loses_nothing(client, redis_client, r
     game_id = finished_card_game(service)
     before = reads(client, game_id)
     code = (
-        "import sys, redis; from application.compaction import compact;"
-        "from store.compaction import CompactionStore;"
+        "import sys, redis; from application.operations.compaction import compact;"
+        "from store.games.compaction import CompactionStore;"
         "compact(CompactionStore(redis.Redis.from_url(sys.argv[1])), sys.argv[2])"
     )
-    env = {**os.environ, FAULT_ENV: "after-write"}
-    died = subprocess.run([sys.executable, "-c", code, redis_url, game_id], env=env, check=False)
+    # The worker dies the moment its first step (the blob's write) returns.
+    dying = (
+        "import os; from store.games.compaction import CompactionStore;"
+        "write = CompactionStore.write;"
+        "CompactionStore.write = lambda self, *args: (write(self, *args), os._exit(86));"
+    ) + code
+    died = subprocess.run([sys.executable, "-c", dying, redis_url, game_id], check=False)
     assert died.returncode == 86
     assert {keys.log(game_id), keys.packed(game_id)} <= game_keys(redis_client, game_id)
     assert reads(client, game_id) == before
-    env.pop(FAULT_ENV)
-    subprocess.run([sys.executable, "-c", code, redis_url, game_id], env=env, check=True)
+    subprocess.run([sys.executable, "-c", code, redis_url, game_id], check=True)
     assert game_keys(redis_client, game_id) == {keys.packed(game_id)}
     assert reads(client, game_id) == before
 

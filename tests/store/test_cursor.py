@@ -1,4 +1,4 @@
-"""Cursor paging (store.cursor) on a real Redis nobody else writes to (`private_redis`): a
+"""Cursor paging (store.core.cursor) on a real Redis nobody else writes to (`private_redis`): a
 walk meets every game that stays listed exactly once, newest first, while games are created
 and finished during it; cursors are opaque and a forged one is refused."""
 
@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from store import index
-from store.cursor import BadCursor, Pager, Position
+from store.core.cursor import BadCursor, Pager, Position
+from store.games import index
 from tests.store.test_index import listed, write
 
 

@@ -10,7 +10,7 @@ import pytest
 from gamelog.entries import Entry, decode, encode, make_batch
 from gamelog.errors import UnreadableEntry
 from store import keys
-from store.eventstore import AppendRequest, EventStore
+from store.games.eventstore import AppendRequest, EventStore
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from application.games import GameService
+from application.games.service import GameService
 from devtools.long_games import live_card_game
 from gamelog import record as records
 from gamelog.record import fold_entries
-from store.cache import RecordCache
+from store.core.cache import RecordCache
 
 
 def replaced(record, state, entry):

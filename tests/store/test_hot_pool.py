@@ -1,4 +1,4 @@
-"""store.hot_pool: the store's pool keeps a few clean connections aside for round trips, never
+"""store.core.hot_pool: the store's pool keeps a few clean connections aside for round trips, never
 more than a quarter of its size, closes them with the client, drops them in a forked child,
 and a connection the server closed while set aside costs its round trip nothing but a retry."""
 
@@ -10,9 +10,9 @@ import uuid
 import pytest
 import redis
 
-from store import roundtrip
-from store.connection import store_client
-from store.hot_pool import KEEP, HotPool
+from store.core import roundtrip
+from store.core.connection import store_client
+from store.core.hot_pool import KEEP, HotPool
 
 
 @pytest.fixture

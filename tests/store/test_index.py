@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 import pytest
 import redis
 
-from application.games import GameService
+from application.games.service import GameService
 from gamelog.record import STATUSES, GameRecord
-from store import index, keys
-from store.cursor import Position
+from store import keys
+from store.core.cursor import Position
+from store.games import index
 from tests.store import toy_game
 
 OTHER = "other-race"

@@ -1,4 +1,5 @@
-"""Notifications on a real Redis Cluster (store.notify, store.notify_sharded): sharded pub/sub
+"""Notifications on a real Redis Cluster (store.core.notify, store.core.notify_sharded): sharded
+pub/sub
 on Redis >= 7 (one SSUBSCRIBE link per node owning a channel listened to, surviving a slot
 move and a node's restart), plain pub/sub on Redis 6.2 (no SPUBLISH), detected once."""
 
@@ -11,7 +12,8 @@ import pytest
 from redis.crc import key_slot
 
 from devtools.redis_cluster import RedisClusterHarness
-from store import keys, notify
+from store import keys
+from store.core import notify
 from tests.support.fixtures import redis7_binary
 
 pytestmark = pytest.mark.redis

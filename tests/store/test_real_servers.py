@@ -6,10 +6,10 @@ import secrets
 
 import pytest
 
-from application.games import GameService
+from application.games.service import GameService
 from gamelog.entries import make_batch
 from store import keys
-from store.eventstore import AppendRequest, EventStore
+from store.games.eventstore import AppendRequest, EventStore
 
 
 def test_append_and_load_work_on_a_redis_cluster(redis_cluster):

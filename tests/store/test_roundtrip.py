@@ -1,4 +1,4 @@
-"""store.roundtrip: one raw round trip answers as redis-py's pipeline does (replies in order,
+"""store.core.roundtrip: one raw round trip answers as redis-py's pipeline does (replies in order,
 errors in place or raised, callbacks applied), and never hands a connection back to the pool
 with replies left unread on it."""
 
@@ -10,8 +10,8 @@ import pytest
 import redis
 from redis.exceptions import NoScriptError, ResponseError
 
-from store import roundtrip
-from store.roundtrip import Batch
+from store.core import roundtrip
+from store.core.roundtrip import Batch
 
 
 @pytest.fixture

@@ -6,11 +6,12 @@ agree with it."""
 
 from __future__ import annotations
 
-from application import bots, clocks
-from application.games import GameService
+from application.bots import turns as bots
+from application.games import clocks
+from application.games.service import GameService
 from gamelog import snapshot
 from gamelog.record import fold_entries
-from store.cache import RecordCache
+from store.core.cache import RecordCache
 
 CARD = "keltis-card"
 CLOCK = {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 3}

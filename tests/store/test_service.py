@@ -6,10 +6,12 @@ import threading
 
 import pytest
 
-from application.errors import SeatUnavailable, Unauthenticated, VersionConflict
-from application.games import GameService
-from store import keys, tokens
-from store.cache import LoadedGame, RecordCache
+from application.accounts.errors import Unauthenticated
+from application.games.errors import SeatUnavailable, VersionConflict
+from application.games.service import GameService
+from store import keys
+from store.core.cache import LoadedGame, RecordCache
+from store.games import tokens
 from tests.store import toy_game
 
 

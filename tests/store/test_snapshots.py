@@ -10,14 +10,14 @@ from dataclasses import replace
 
 import pytest
 
-from api import presenters
-from application.games import GameService
+from api.games import presenters
+from application.games.service import GameService
 from devtools.long_games import live_card_game
 from gamelog import snapshot
 from gamelog.record import fold_entries
 from store import keys
-from store.cache import RecordCache
-from store.eventstore import SNAPSHOT_WINDOW
+from store.core.cache import RecordCache
+from store.games.eventstore import SNAPSHOT_WINDOW
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 from devtools.postgres_server import MISSING, PostgresServer, postgres_bin_dir
-from store.archive import URL_ENV, ArchiveStore, close_archive
+from store.archive.tier import URL_ENV, ArchiveStore, close_archive
 
 
 @pytest.fixture(scope="session")

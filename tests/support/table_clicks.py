@@ -1,4 +1,4 @@
-"""Playing a game at the web table by clicks only, as a person does (issue 26): a card is
+"""Playing a game at the web table by clicks only, as a person does: a card is
 picked in the hand and then its target (its row, its discard pile, a wishing stone), a
 draw is a click on the deck or a pile top; dice are chosen and a choice clicked."""
 
@@ -123,14 +123,17 @@ def click_once(browser, reroll_first: bool = False) -> str:
         return "stale"  # the table redrew under the click: look again
 
 
-def play_whole_game(browser, limit: int, reroll_first: bool = False) -> int:
-    """Click until the game is over; the number of moves sent."""
+def play_whole_game(browser, limit: int, reroll_first: bool = False, each_step=None) -> int:
+    """Click until the game is over; the number of moves sent. `each_step(browser, did)`
+    is called after every click (a check of the page as it is then)."""
     sent = 0
     rerolled = False
     history: list[str] = []
     for _ in range(limit):
         did = click_once(browser, reroll_first=reroll_first and not rerolled)
         history.append(did)
+        if each_step is not None:
+            each_step(browser, did)
         if did == "over":
             return sent
         if did == "reroll":

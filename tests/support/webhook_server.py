@@ -1,6 +1,6 @@
 """A webhook bot's server for tests: threaded http.server on 127.0.0.1 that checks the
 signature (`t=...,v1=...`: HMAC-SHA256 over the timestamp and the raw body, compared in
-constant time, application.webhooks.verify), records every call and turn it was sent, and
+constant time, application.bots.webhook_turns.verify), records every call and turn it was sent, and
 answers as its `behaviour` says. With `tls` (a server-side ssl.SSLContext) it serves HTTPS,
 and its URL names `host` (bound to the first address `host` resolves to). Tarpit: a webhook
 that never answers."""
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from application.webhooks import verify
+from application.bots.webhook_turns import verify
 
 # behaviour(turn) -> (status, headers, body bytes)
 Behaviour = Callable[[dict], tuple[int, dict, bytes]]

@@ -1,5 +1,5 @@
 """Browser tests skip, naming the missing binary and the install command, on a machine with
-chromium but no chromedriver or with neither (issue 27, item 4; README "Tests")."""
+chromium but no chromedriver or with neither (README "Tests")."""
 
 from __future__ import annotations
 

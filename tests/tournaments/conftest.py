@@ -9,7 +9,7 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from application.jobs import queues, tournament_queue
+from application.operations.jobs import queues, tournament_queue
 from tests.tournaments.open_stack import http, web, webhook_account, workers  # noqa: F401
 from tests.workers.processes import worker_starter
 

@@ -8,12 +8,12 @@ import secrets
 from unittest import mock
 
 from api import create_app
-from application import open_tournaments
-from application import tournaments as use_cases
-from application.accounts import AccountService
-from application.games import GameService
-from application.webhooks_policy import WebhookPolicy
-from store.tournaments import TournamentStore
+from application.accounts.service import AccountService
+from application.games.service import GameService
+from application.tournaments import open_tournaments
+from application.tournaments import service as use_cases
+from application.webhooks.policy import WebhookPolicy
+from store.tournaments.records import TournamentStore
 from tests.api.contract import ContractClient
 from tournaments import seeds
 
@@ -56,7 +56,7 @@ class OpenTournament:
             mock.patch.object(use_cases, "new_salt", return_value=SALT),
             mock.patch.object(seeds, "new_tournament_id", return_value=TID),
         ):
-            started = use_cases.start(self.store, request)
+            started = use_cases.start(self.store, request, entrant=self.name)  # it entered
         self.tid, self.spec, self.token = started.tid, started.spec, started.token
         app = create_app({"REDIS_URL": url, "TESTING": True})
         app.test_client_class = ContractClient

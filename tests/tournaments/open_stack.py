@@ -45,6 +45,16 @@ def workers(redis_url):
         yield start
 
 
+ACCOUNT_KEYS: dict[str, str] = {}  # the key of each account `webhook_account` made
+
+
+def enter(http, base: str, tid: str, *account_keys: str) -> None:
+    """Each key's account enters the tournament itself (an organiser only invites it)."""
+    for key in account_keys:
+        entered = http.post(f"{base}/v1/tournaments/{tid}/entries", headers=bearer(key))
+        assert entered.status_code == 200, entered.text
+
+
 @pytest.fixture
 def webhook_account(web, http):
     """A bot account whose webhook is the kit's server on a free loopback port."""
@@ -53,6 +63,7 @@ def webhook_account(web, http):
     account = Client(web.base_url, session=http).sign_up(
         name, webhook=f"http://127.0.0.1:{port}/move"
     )
+    ACCOUNT_KEYS[name] = account["key"]
     server = make_server(account["webhook_secret"], stream_bot.choose, port=port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield name

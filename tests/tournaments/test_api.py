@@ -67,7 +67,7 @@ def test_a_tournament_runs_on_the_queue_and_its_standings_match_the_games(
 def test_R1_the_server_salts_every_tournament_and_publishes_the_salt_at_the_end(
     client, redis_client, run_queued_jobs, drained_tournament_queue
 ):
-    from application.games import GameService
+    from application.games.service import GameService
     from tournaments import seeds
 
     first = start(client, games=2, seed="same")["id"]

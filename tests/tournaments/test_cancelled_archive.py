@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import pytest
 
-from application import tournaments as use_cases
-from application.games import GameService
+from application.games.service import GameService
+from application.tournaments import service as use_cases
 from replays.verify import verify
-from store.clock import now_ms
-from store.tournaments import TournamentStore
+from store.core.clock import now_ms
+from store.tournaments.records import TournamentStore
 from tournaments import seeds
 from tournaments.spec import make_spec, new_salt
 

@@ -11,7 +11,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from api import create_app
-from application.jobs import tournament_queue
+from application.operations.jobs import tournament_queue
 from devtools.redis_servers import RedisServer
 from devtools.tallies import recompute_from_logs
 from replays.verify import verify

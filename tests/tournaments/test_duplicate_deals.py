@@ -1,10 +1,11 @@
-"""Issue 23, item 11 (R2): nothing about a game of a duplicate deal that is not over (its
+"""Nothing about a game of a duplicate deal that is not over (its
 result, score or progress) is published anywhere until every game of the deal is over: not
 the tournament's stream, its standings (GET, standings.json/csv), the ladder, the /v1/games
 list (status, version, to_move) or the export. Then the deal's games come out together, in
 index order.
 
-A 2-game duplicate tournament of built-in bots (one deal, played once per seat rotation), on
+A 2-game duplicate tournament of built-in bots (one deal, played once per seat rotation;
+unrated, as every tournament of built-in bots alone, so the ladder never shows it), on
 a Redis nobody else writes to (the ladder and the listings span every game): game 1 is
 played to its end first, game 0 is left in play, then finished.
 """
@@ -17,18 +18,18 @@ from dataclasses import replace
 import pytest
 
 from api import create_app
-from application import jobs
-from application import tournaments as use_cases
-from application.bots import bots_of, rng_for, run_of_turns
-from application.games import GameService
-from application.settle import settle_due
-from application.streams import StreamSettings, tournament_events
-from application.sweep import sweep_tournaments
+from application.bots.turns import bots_of, rng_for, run_of_turns
+from application.games.service import GameService
+from application.games.settle import settle_due
+from application.live.streams import StreamSettings, tournament_events
+from application.operations import jobs
+from application.operations.sweep import sweep_tournaments
+from application.tournaments import service as use_cases
 from domain.autoplay import play_bots
 from domain.chance import Chance
 from store import keys
-from store.ladder import LadderStore
-from store.tournaments import TournamentStore
+from store.ladder.records import LadderStore
+from store.tournaments.records import TournamentStore
 from tests.api.contract import ContractClient
 from tournaments import seeds
 from tournaments.spec import make_spec, new_salt
@@ -128,10 +129,9 @@ def test_r2_a_duplicate_deal_publishes_nothing_until_all_its_games_are_over(deal
     listed = http.get("/v1/games", query_string={"status": "finished", "limit": 100}).json
     assert {first, second} <= {game["id"] for game in listed["games"]}
     assert {first, second} <= exported_ids(http, tid)
-    settle_due(service)
-    assert in_ladder(service, [first, second]) == [True, True]
-    ratings = http.get("/v1/ratings", query_string={"game": "keltis-card"}).json["ratings"]
-    assert sorted(row["games"] for row in ratings) == [2, 2]
+    settle_due(service)  # built-in bots alone: unrated, never in the ladder
+    assert in_ladder(service, [first, second]) == [False, False]
+    assert http.get("/v1/ratings", query_string={"game": "keltis-card"}).json["ratings"] == []
 
 
 def test_a_game_of_a_sealed_deal_reindexed_stays_unlisted(deal):

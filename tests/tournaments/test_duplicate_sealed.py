@@ -1,4 +1,4 @@
-"""Issue 13, item 2: a duplicate deal's secrets stay hidden until every game of the deal is
+"""A duplicate deal's secrets stay hidden until every game of the deal is
 over. Game 0 and game 1 play the same deal with the seats swapped; while either is not over,
 no endpoint shows a spectator anything of either game (its seed, deck, play or replay)."""
 
@@ -8,10 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from application import tournaments as use_cases
-from application.games import GameService
+from application.games.service import GameService
+from application.tournaments import service as use_cases
 from replays.verify import verify
-from store.tournaments import TournamentStore
+from store.tournaments.records import TournamentStore
+from tests.tournaments.stored import card_spec, stored_with_first_game
 from tournaments import seeds
 from tournaments.spec import make_spec, new_salt
 
@@ -66,9 +67,5 @@ def test_duplicate_games_are_sealed_until_their_deal_is_over(client, deal):
 
 
 def test_a_rotation_tournament_game_is_never_sealed(client, redis_client):
-    spec = replace(make_spec("keltis-card", ["greedy", "random"], 2, 2, "open"), salt=new_salt())
-    tid = seeds.new_tournament_id()
-    store = TournamentStore(redis_client)
-    store.create(tid, spec)
-    use_cases.play_game(GameService(redis_client), store, tid, spec, 0)
+    tid, _ = stored_with_first_game(redis_client, card_spec("open", 2))
     assert sealed(client, seeds.game_id(tid, 0)) == []

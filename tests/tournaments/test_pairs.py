@@ -193,7 +193,7 @@ def test_a_rotation_summary_has_per_game_pairs_and_no_games_per_table():
 
 
 def test_standings_cached_before_pairs_existed_are_computed_afresh(redis_client):
-    from store.tournaments import TournamentStore
+    from store.tournaments.records import TournamentStore
 
     spec = make_spec("keltis-card", ["greedy", "random"], 2, 2, "old")
     table = compute_table(spec, run_local(spec))

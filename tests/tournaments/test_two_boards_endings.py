@@ -1,9 +1,11 @@
-"""Issue 24, item 4: however a two-board match's games end in a turn-by-turn tournament,
+"""However a two-board match's games end in a turn-by-turn tournament,
 the match counts once. An open keltis-dice `two_boards` tournament of `greedy` against a
 bot account with no client, on a service whose clock the test moves (no sleeps, no
 workers, as tests/tournaments/test_endings.py): the advancing pass starts the second game
 once the first is over, records the match once both are, a seat forfeited in either game
-ranks last, a void game voids the match, and a cancelled tournament cancels the game in play.
+after it played the first ranks last, a first game in which a seat never moved aborts the
+match (no standings result, no rating), a void game voids the match, and a cancelled
+tournament cancels the game in play.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import random
 
 import pytest
 
-from application import clocks, open_tournaments
-from application.bots import play_bot_turns
-from application.errors import GameNotFound
+from application.bots.turns import play_bot_turns
+from application.games import cancel, clocks
+from application.games.errors import GameNotFound
 from domain.autoplay import choose_move
-from store.ladder import LadderStore
+from replays.chain import build_chain
+from replays.verify import verify
+from store.ladder.records import LadderStore
 from tests.tournaments.open_harness import CLOCK, OpenTournament
 from tournaments import seeds
 
@@ -46,15 +50,17 @@ class Match(OpenTournament):
             record = self.load(game_id)
         return record
 
-    def play_out(self, game_id: str) -> None:
-        """The account plays greedy's choices until the game is over by its rules."""
+    def play_out(self, game_id: str, turns: int | None = None) -> None:
+        """The account plays greedy's choices until the game is over by its rules (or for
+        `turns` of its moves)."""
         record = self.bots_move(game_id)
-        while not record.finished:
+        while not record.finished and turns != 0:
             bot = record.rules.bots["greedy"]
             rng = random.Random(record.version)
             move = choose_move(record.rules, record.state, record.to_move, bot, rng)
             self.service.play(game_id, self.key, dict(move.move), lambda *_: {})
             record = self.bots_move(game_id)
+            turns = None if turns is None else turns - 1
 
     def forfeit(self, game_id: str) -> None:
         """The account's clock runs out max_timeouts times: it forfeits."""
@@ -72,11 +78,50 @@ def ladder_seqs(t: Match, game_ids: list[str]) -> list[int | None]:
     return LadderStore(t.service.client).sequence_of(game_ids)
 
 
+def assert_void_match(t: Match) -> None:
+    """Match 0's first game is over and voids it: the pass records it and launches match 1,
+    no second board starts, no standings result, no ladder entry."""
+    advanced = t.advance()
+    assert advanced.recorded == [0] and advanced.launched == [1]
+    with pytest.raises(GameNotFound):
+        t.load(t.gid(0, 1))
+    document = t.export()
+    assert document["outcomes"] == [] and document["cancelled_games"] == [0]
+    assert [row["wins"] for row in document["standings"]] == [0, 0]
+    assert ladder_seqs(t, [t.gid(0), t.gid(0, 1)]) == [None, None]
+
+
+def test_a_seat_absent_from_the_first_board_aborts_the_match_unrated_and_unscored(
+    private_redis, private_redis_server
+):
+    """The account never moves: it forfeits by its clock before its first move. As a rated
+    game is aborted, the match is: no second board, no standings result, no ladder entry
+    (greedy's win over an absent seat is not earned)."""
+    t = Match(private_redis, private_redis_server.url)
+    assert t.advance().launched == [0]
+    t.forfeit(t.gid(0))
+    assert_void_match(t)
+    # the first board's own view and replay say so too, not a forfeit won by greedy
+    result = t.http.get(f"/v1/games/{t.gid(0)}").json["result"]
+    assert result["ended"] == "aborted" and result["winners"] == []
+    replay = t.service.replay(t.gid(0))
+    assert replay["result"]["ended"] == "aborted" and verify(replay).ok
+    # a replay exported before the first board said so (the forfeit's result) still verifies
+    greedy = next(s for s, p in enumerate(replay["header"]["players"]) if p.get("bot"))
+    legacy = {**replay, "result": {**replay["result"], "winners": [greedy], "ended": "forfeit"}}
+    legacy["chain"] = build_chain(legacy)
+    assert verify(legacy).ok, verify(legacy).message
+    forged = {**replay, "result": {**replay["result"], "winners": [1 - greedy]}}
+    forged["chain"] = build_chain(forged)
+    assert not verify(forged).ok
+
+
 def test_a_seat_forfeited_on_the_first_board_ranks_last_in_its_summed_match(
     private_redis, private_redis_server
 ):
     t = Match(private_redis, private_redis_server.url)
     assert t.advance().launched == [0]
+    t.play_out(t.gid(0), turns=1)  # the account is in the match: then its clock runs out
     t.forfeit(t.gid(0))
     advanced = t.advance()  # the first board is over: the second starts, nothing recorded
     assert advanced.recorded == [] and advanced.launched == []
@@ -100,14 +145,8 @@ def test_a_void_first_board_voids_the_match_and_no_second_board_starts(
 ):
     t = Match(private_redis, private_redis_server.url)
     assert t.advance().launched == [0]
-    assert open_tournaments.cancel_game(t.service, t.load(t.gid(0)))
-    advanced = t.advance()
-    assert advanced.recorded == [0] and advanced.launched == [1]
-    with pytest.raises(GameNotFound):
-        t.load(t.gid(0, 1))
-    document = t.export()
-    assert document["outcomes"] == [] and document["cancelled_games"] == [0]
-    assert ladder_seqs(t, [t.gid(0)]) == [None]
+    assert cancel.cancel_game(t.service, t.load(t.gid(0)))
+    assert_void_match(t)
 
 
 def test_cancelling_the_tournament_cancels_the_second_board_in_play(

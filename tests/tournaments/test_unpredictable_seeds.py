@@ -1,12 +1,14 @@
 """R1, R2: nothing published before an event ends predicts a roll or a card still to come.
 
-Each event is stopped with one game over and the next one live: a single-game tournament, a
-duplicate deal (the same deal at a second table), a two-board match of a tournament and a
-two-board match of a challenge. Everything a spectator can read then (the finished game's
-state, events and replay, the live game, the tournament's pages and standings, the export,
-the listings) is searched for the live game's seed, the tournament's secret, and any seed
-that yields the live one the way the service derives seeds (a board's from another's, a
-game's from a tournament's material). Once the event is over its seeds re-derive (R3)."""
+Each event is stopped with one game over and the next one live: a single-game tournament of
+each schedule (rotation, round robin, an open one of an account's games), a duplicate deal
+(the same deal at a second table), a two-board match of a tournament (built-in bots, and an
+open one) and a two-board match of a challenge; and a single game stopped half-way.
+Everything a spectator can read then (the finished game's state, events and replay, the live
+game, the tournament's pages and standings, the export, the listings) is searched for the
+live game's seed, the tournament's secret, and any seed that yields the live one the way the
+service derives seeds (a board's from another's, a game's from a tournament's material).
+Once the event is over its seeds re-derive (R3)."""
 
 from __future__ import annotations
 
@@ -16,18 +18,21 @@ from dataclasses import replace
 
 import pytest
 
-from application import matches
-from application import tournament_matches as match_cases
-from application import tournaments as use_cases
-from application.games import GameService
+from application.games.service import GameService
+from application.tournaments import match_tournaments as match_cases
+from application.tournaments import matches
+from application.tournaments import service as use_cases
 from replays.verify import verify
 from store import keys as store_keys
-from store.tournaments import TournamentStore
-from tests.api.helpers import bearer
+from store.tournaments.records import TournamentStore
+from tests.api.helpers import bearer, create
 from tests.api.test_accounts import sign_up
 from tests.api.test_challenges import challenge
 from tests.api.test_matches import play_out
+from tests.tournaments.test_endings import Open
+from tests.tournaments.test_two_boards_endings import Match
 from tournaments import seeds
+from tournaments.schedule import ROUND_ROBIN
 from tournaments.spec import TWO_BOARDS, make_spec, new_salt
 
 pytestmark = pytest.mark.redis
@@ -88,6 +93,60 @@ def test_a_single_game_tournament_publishes_nothing_of_its_next_game(client, red
     live = use_cases.load_or_create(service, spec, tid, 1)
     text = published(client, [seeds.game_id(tid, 0), live.game_id], tid)
     assert_unpredictable(text, live.seed_hex, (spec.salt,))
+
+
+def test_R2_a_single_game_half_played_publishes_nothing_of_its_rolls_to_come(client, redis_client):
+    made = create(client, "keltis-dice", [{"name": "ann"}, {"bot": "greedy"}])
+    game_id, token = made["id"], made["seats"][0]["token"]
+    for _ in range(2):  # ann rolls, rerolls and moves: the game's rolls so far are public
+        move = client.get(f"/v1/games/{game_id}/moves", headers=bearer(token)).json["moves"][0]
+        moved = client.post(f"/v1/games/{game_id}/moves", json=move, headers=bearer(token))
+        assert moved.status_code == 200, moved.json
+    live = GameService(redis_client).load(game_id)[0]
+    assert not live.finished and live.version > 2
+    assert_unpredictable(published(client, [game_id]), live.seed_hex)
+
+
+def test_R2_a_round_robin_tournament_publishes_nothing_of_its_next_game(client, redis_client):
+    spec = make_spec(
+        "keltis-dice", ["greedy", "random", "greedy"], 2, None, "rr-seeds", format=ROUND_ROBIN
+    )
+    tid, spec, store, service = stored_tournament(redis_client, spec)
+    use_cases.play_game(service, store, tid, spec, 0)
+    live = use_cases.load_or_create(service, spec, tid, 1)
+    text = published(client, [seeds.game_id(tid, 0), live.game_id], tid)
+    assert_unpredictable(text, live.seed_hex, (spec.salt,))
+
+
+def test_R2_an_open_tournament_publishes_nothing_of_its_next_game(
+    private_redis, private_redis_server
+):
+    """An account's games, turn by turn: its first game over, its second launched."""
+    t = Open(private_redis, private_redis_server.url)
+    assert t.advance().launched == [0]
+    record = t.bots_move(0)
+    while not record.finished:
+        t.account_moves(record)
+        record = t.bots_move(0)
+    assert t.advance().launched == [1]
+    live = t.load(1)
+    assert not live.finished
+    text = published(t.http, [t.game_id(0), live.game_id], t.tid)
+    assert_unpredictable(text, live.seed_hex, (t.spec.salt,))
+
+
+def test_R2_an_open_two_board_tournament_keeps_its_second_board_unpredictable(
+    private_redis, private_redis_server
+):
+    t = Match(private_redis, private_redis_server.url)
+    assert t.advance().launched == [0]
+    t.play_out(t.gid(0))
+    t.advance()  # the first board is over: the second starts
+    live = t.load(t.gid(0, 1))
+    assert t.load(t.gid(0)).finished and not live.finished
+    text = published(t.http, [t.gid(0), live.game_id], t.tid)
+    assert t.load(t.gid(0)).seed_hex in text  # the first board's replay is public
+    assert_unpredictable(text, live.seed_hex, (t.spec.salt,))
 
 
 def test_a_duplicate_deal_publishes_nothing_while_a_table_still_plays_it(client, redis_client):

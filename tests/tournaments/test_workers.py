@@ -9,12 +9,12 @@ import time
 import pytest
 from rq import Worker
 
-from application.tournaments import games_of_job
+from application.tournaments.service import games_of_job
 from devtools.redis_servers import RedisServer
 from devtools.tallies import recompute_from_logs
 from store import keys
 from store.keys import tournament_game_job_id as game_job_id
-from store.tournaments import TournamentStore
+from store.tournaments.records import TournamentStore
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from application import jobs
-from application.games import GameService
+from application.games.service import GameService
+from application.operations import jobs
 from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers.processes import start_worker, stop
 

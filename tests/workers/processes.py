@@ -86,9 +86,10 @@ def _wait_or_kill(process: subprocess.Popen) -> None:
 def served(redis_url: str, env: dict[str, str] | None = None, **options) -> Iterator[LocalStack]:
     """The real stack (cli.serve.start_stack: one web worker, 50 connections unless
     `options` say otherwise) on a free port over `redis_url`, its processes started with
-    `env` set; stopped after the block."""
+    `env` set (creation quotas off unless `env` says: the stacks of a test process share
+    one Redis and one client address); stopped after the block."""
     settings = {"web_workers": 1, "connections": 50, **options}
-    with overridden(env or {}):
+    with overridden({"KELTIS_QUOTAS": "off", **(env or {})}):
         stack = start_stack(port=free_port(), redis_url=redis_url, **settings)
     try:
         yield stack

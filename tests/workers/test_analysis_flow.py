@@ -1,4 +1,4 @@
-"""Game analysis over HTTP through a real worker (issue 25, item 4): requested for a
+"""Game analysis over HTTP through a real worker: requested for a
 finished game only, run once in the bulk bot lane and cached, charged to the bot-work
 budget, shown in the API and carried by the replay download and the export."""
 
@@ -10,8 +10,8 @@ import secrets
 import pytest
 
 from api import create_app
-from application import analysis
-from application import jobs as bot_jobs
+from application.bots import analysis
+from application.operations import jobs as bot_jobs
 from replays.verify import verify
 from store import keys
 from tests.api.contract import ContractClient

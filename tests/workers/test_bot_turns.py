@@ -8,9 +8,9 @@ import time
 
 from rq.serializers import JSONSerializer
 
-from application import jobs as bot_jobs
-from application.jobs import bot_queue, enqueue_bot_turn
-from application.sweep import sweep_bot_turns as sweep
+from application.operations import jobs as bot_jobs
+from application.operations.jobs import bot_queue, enqueue_bot_turn
+from application.operations.sweep import sweep_bot_turns as sweep
 from domain.autoplay import bot_rng
 from store import keys
 from tests.api.helpers import bearer, play_against_bots

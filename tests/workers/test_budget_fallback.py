@@ -1,4 +1,5 @@
-"""The bot CPU budget follows the CPU as it is spent (application.budget): each bot job's CPU
+"""The bot CPU budget follows the CPU as it is spent (application.budget.service): each bot job's
+CPU
 beyond the game's estimate is charged to its creator's budget at once, and once the budget
 is spent the game's searching bots move by their cheap fallback (a public `bot_fallback`
 event), so no game, long or endless, runs past it; the replay re-derives those moves."""
@@ -11,15 +12,18 @@ import time
 import pytest
 from rq.serializers import JSONSerializer
 
-from application import budget, cancel, estimate, jobs
-from application.bots import budget_switch
-from application.budget import Budgets, Payer
-from application.games import new_game_id
+from application.bots.turns import budget_switch
+from application.budget import estimate
+from application.budget import service as budget
+from application.budget.service import Budgets, Payer
+from application.games import cancel
+from application.games.service import new_game_id
+from application.operations import jobs
 from domain.bots import DEFAULT_CAPS_MS
 from domain.registry import get_rules
 from gamelog.events import BOT_FALLBACK
 from replays.verify import verify
-from store.budget import BudgetStore, Limit
+from store.budget.records import BudgetStore, Limit
 from workers.fair import FairSimpleWorker
 
 pytestmark = pytest.mark.redis

@@ -9,8 +9,8 @@ import subprocess
 import threading
 import time
 
-from application.errors import VersionConflict
-from application.games import GameService
+from application.games.errors import VersionConflict
+from application.games.service import GameService
 from gamelog.entries import Entry
 from store import keys
 from tests.workers import processes
@@ -119,7 +119,7 @@ def test_deadlines_pending_when_a_worker_is_killed_fire_once_after_restart(redis
 
 def test_a_deadline_of_a_vanished_game_does_not_stop_the_others(redis_client):
     """A deadline entry whose log is gone is dropped; the next due game still times out."""
-    from application.clocks import time_out_due
+    from application.games.clocks import time_out_due
 
     service = GameService(redis_client)
     game_id, _ = person_game(service)
@@ -136,7 +136,7 @@ def test_a_game_whose_timeout_fails_is_tried_later_and_holds_no_other_game(
 ):
     """One broken game (here its fallback fails) must not fill the due batch nor log on every
     sweep: it moves RETRY_FAILED_MS back in the index, and the next due game times out."""
-    from application import clocks
+    from application.games import clocks
 
     redis_client.delete(keys.deadlines())  # earlier tests' games would be due first
     service = GameService(redis_client)
@@ -169,7 +169,7 @@ def test_a_game_whose_timeout_fails_is_tried_later_and_holds_no_other_game(
 
 
 def test_a_deferral_leaves_a_deadline_written_since_it_was_read(redis_client):
-    from store import index
+    from store.games import index
 
     service = GameService(redis_client)
     game_id, _ = person_game(service)

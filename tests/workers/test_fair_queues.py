@@ -1,7 +1,7 @@
 """Bot turns of games with a person seated go ahead of all-bot (bulk) games: the queue is
 chosen by seating, and workers serve the person queue first. Bulk bot turns wait in the
 fair queue, one stream per creator, and bulk turns and tournaments share a worker's time
-(store.fair_queue, workers.fair)."""
+(store.bots.fair_queue, workers.fair)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import time
 import pytest
 from rq.serializers import JSONSerializer
 
-from application import jobs
-from application.games import new_game_id
+from application.games.service import new_game_id
+from application.operations import jobs
 from store import keys
-from store.budget import BudgetStore
+from store.budget.records import BudgetStore
 from workers.fair import CATCH_UP_S, FairSimpleWorker, charge, shared_order
 
 pytestmark = pytest.mark.redis

@@ -1,4 +1,4 @@
-"""A person's bot turn never waits behind bulk work (issue 23 item 7): beside its main RQ
+"""A person's bot turn never waits behind bulk work: beside its main RQ
 worker, `keltis worker` runs an interactive lane that serves only the bot turns of games
 with a person seated, so a bulk job in hand (a tournament's `mcts:5000` search) does not
 hold a person's reply."""
@@ -11,7 +11,7 @@ import pytest
 from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
-from application import jobs
+from application.operations import jobs
 from store import keys
 from tests.workers.blocking import hold_until
 from tests.workers.processes import ROOT, start_worker, stop, wait_for

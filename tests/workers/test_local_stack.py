@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from cli.serve import start_stack
-from store.locate import NoRedisConfigured, redis_url_from_env
+from store.core.locate import NoRedisConfigured, redis_url_from_env
 from tests.support.ports import free_port
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from application import jobs as bot_jobs
+from application.operations import jobs as bot_jobs
 from tests.api.helpers import play_against_bots
 
 DICE = "keltis-dice"

@@ -1,6 +1,6 @@
-"""The counters of work done outside the HTTP layer (issue 27 item 1), counted where the work
+"""The counters of work done outside the HTTP layer, counted where the work
 happens: a webhook call by outcome, a timeout's lateness after its deadline, a compaction
-by outcome. Read from the process's own registry (application.metrics: no multiprocess
+by outcome. Read from the process's own registry (application.metrics.counters: no multiprocess
 directory in the test process)."""
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ import secrets
 import pytest
 from prometheus_client import generate_latest
 
-from application import clocks, metrics
-from application.accounts import AccountService
-from application.bots import play_bot_turns
-from application.compaction import compact_due
-from application.games import GameService
-from application.webhooks import FAILED, MOVED, WebhookCaller
-from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from application.accounts.service import AccountService
+from application.bots.turns import play_bot_turns
+from application.bots.webhook_turns import FAILED, MOVED, WebhookCaller
+from application.games import clocks
+from application.games.service import GameService
+from application.metrics import counters as metrics
+from application.operations.compaction import compact_due
+from application.webhooks.policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
 from tests.support.consent import consent
 from tests.support.metrics_text import samples, value
 
@@ -112,9 +113,9 @@ def test_every_appended_entry_is_counted_by_game_type(redis_client):
 
 def _game_of(service, payer: str) -> str:
     """An all-greedy game whose creator record names `payer` (written first, as the API)."""
-    from application.games import new_game_id
+    from application.games.service import new_game_id
     from store import keys
-    from store.budget import BudgetStore
+    from store.budget.records import BudgetStore
 
     game_id = new_game_id()
     BudgetStore(service.client).open_record(keys.game_creator(game_id), 0, (), payer=payer)
@@ -126,7 +127,7 @@ def _game_of(service, payer: str) -> str:
 def test_bot_cpu_seconds_are_counted_by_creator_kind(scheduling_service, empty_queues):
     from rq.serializers import JSONSerializer
 
-    from application import jobs
+    from application.operations import jobs
     from workers.fair import FairSimpleWorker
 
     before = _now()
@@ -142,7 +143,7 @@ def test_bot_cpu_seconds_are_counted_by_creator_kind(scheduling_service, empty_q
 
 
 def test_games_that_end_are_counted_by_what_ended_them(redis_client):
-    from application.games import ended_by
+    from application.games.service import ended_by
 
     service = GameService(redis_client)
     players = [{"name": "g0", "bot": "greedy"}, {"name": "g1", "bot": "random"}]
@@ -160,9 +161,9 @@ def test_games_that_end_are_counted_by_what_ended_them(redis_client):
 def test_the_scrape_tells_the_age_of_the_oldest_waiting_job_per_queue(redis_client, empty_queues):
     import time
 
-    from application import jobs
-    from application.metrics_scrape import scrape
-    from store.fair_queue import FairQueue
+    from application.operations import jobs
+    from application.operations.metrics_scrape import scrape
+    from store.bots.fair_queue import FairQueue
 
     bulk = jobs.bot_queue(redis_client, False)
     a_minute_ago = FairQueue(

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from application import jobs as bot_jobs
-from application.games import GameService
-from application.stalls import stall_of
-from application.sweep import sweep_bot_turns as sweep
+from application.games.service import GameService
+from application.games.stalls import stall_of
+from application.operations import jobs as bot_jobs
+from application.operations.sweep import sweep_bot_turns as sweep
 from cli.main import cli
 from store import keys
-from store.stalls import STALL_AFTER
+from store.games.stalls import STALL_AFTER
 from tests.store import toy_game
 
 

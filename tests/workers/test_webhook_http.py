@@ -1,4 +1,4 @@
-"""The bounded webhook POST (application.webhook_http) against raw sockets on 127.0.0.1:
+"""The bounded webhook POST (application.webhooks.delivery) against raw sockets on 127.0.0.1:
 answers without a Content-Length are cut at 64 KiB, a slow body stops at the deadline, and
 the connection goes to the checked address."""
 
@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from application.webhook_http import MAX_BODY_BYTES, Unreachable, WebhookFailure, post
-from application.webhooks_policy import Target
+from application.webhooks.delivery import MAX_BODY_BYTES, Unreachable, WebhookFailure, post
+from application.webhooks.policy import Target
 
 
 def read_request(connection: socket.socket) -> bytes:

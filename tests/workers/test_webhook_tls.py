@@ -12,12 +12,12 @@ import ssl
 import pytest
 import trustme
 
-from application.accounts import AccountService
-from application.games import GameService
-from application.webhook_http import CA_FILE_ENV
-from application.webhooks import FAILED, MOVED, WebhookCaller
-from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
-from store.webhook_calls import last_error
+from application.accounts.service import AccountService
+from application.bots.webhook_turns import FAILED, MOVED, WebhookCaller
+from application.games.service import GameService
+from application.webhooks.delivery import CA_FILE_ENV
+from application.webhooks.policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from store.bots.webhook_calls import last_error
 from tests.support.consent import consent
 from tests.support.webhook_server import WebhookServer
 from tests.workers import processes

@@ -1,5 +1,5 @@
-"""Webhook turns held against a faulty or hostile participant (issue 23, items 3, 6, 9 and
-10): each turn is called once at a time whoever makes it due again, a repeated call cannot
+"""Webhook turns held against a faulty or hostile participant: each turn is called once
+at a time whoever makes it due again, a repeated call cannot
 move twice, calls carry a signed timestamp, odd host spellings are refused at call time too,
 and a tarpit account cannot starve the other webhook bots of call threads."""
 
@@ -14,15 +14,23 @@ import time
 import pytest
 from keltis_client.webhook import Verifier
 
-from application.accounts import AccountService
-from application.games import GameService
-from application.webhooks import BUSY, FAILED, MOVED, STALE, WebhookCaller, turn_id, verify
-from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from application.accounts.service import AccountService
+from application.bots.webhook_turns import (
+    BUSY,
+    FAILED,
+    MOVED,
+    STALE,
+    WebhookCaller,
+    turn_id,
+    verify,
+)
+from application.games.service import GameService
+from application.webhooks.policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
 from store import keys
-from store.account_turns import AccountTurns
-from store.accounts import AccountStore
-from store.clock import now_ms
-from store.webhook_calls import last_error
+from store.accounts.records import AccountStore
+from store.bots.account_turns import AccountTurns
+from store.bots.webhook_calls import last_error
+from store.core.clock import now_ms
 from tests.support.consent import consent
 from tests.support.webhook_server import Tarpit, WebhookServer, first_legal
 from tests.workers.processes import wait_for
@@ -65,7 +73,7 @@ def webhook_moves(service: GameService, game_id: str) -> list:
 
 
 def test_a_turn_is_called_once_though_an_index_refresh_makes_it_due_again(redis_client, webhook):
-    """Issue 23, item 3: the claim in the index is rewritten by any refresh of the game's
+    """The claim in the index is rewritten by any refresh of the game's
     index entries (a deadline sweep or a bot job that found nothing to do), which made the
     turn due again while its call ran and a second caller called it too. The call of a
     turn is now keyed by game and version: the second caller leaves it alone."""
@@ -102,7 +110,7 @@ def test_a_turn_is_called_once_though_an_index_refresh_makes_it_due_again(redis_
 
 
 def test_a_repeated_call_of_a_turn_cannot_move_twice(redis_client, webhook):
-    """Issue 23, item 3: should a turn be called again (its call record lost, a retry
+    """Should a turn be called again (its call record lost, a retry
     after a slow answer), the repeat carries the same turn id, and its answer, appended with
     the turn's expected version, finds the game moved on: nothing is appended twice."""
     server = webhook()
@@ -124,7 +132,7 @@ def test_a_repeated_call_of_a_turn_cannot_move_twice(redis_client, webhook):
 
 
 def test_the_server_signs_a_timestamp_with_the_body_and_a_replay_is_refused(redis_client, webhook):
-    """Issue 23, item 10: `X-Keltis-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>." and
+    """`X-Keltis-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>." and
     the raw body>`; a receiver refuses it once stale (5 minutes) or when replayed."""
     server = webhook()
     name = sign_up(redis_client, server.url, server)
@@ -160,7 +168,7 @@ def test_the_server_signs_a_timestamp_with_the_body_and_a_replay_is_refused(redi
 def test_odd_spellings_are_refused_or_normalised_at_call_time_too(
     redis_client, webhook, spelling, outcome
 ):
-    """Issue 23, item 9: a URL stored before the policy changed is checked again at each
+    """A URL stored before the policy changed is checked again at each
     call: a numeric spelling other than a dotted quad is refused (nothing is sent); an
     IPv4-mapped address is its IPv4 address (allowed here: loopback is allowed)."""
     server = webhook()
@@ -217,7 +225,7 @@ def well_behaved_game(redis_client, webhook) -> list[WebhookServer]:
 def test_a_well_behaved_bot_keeps_its_turns_while_a_tarpit_holds_more_games_than_slots(
     redis_client, redis_url, webhook, tarpit
 ):
-    """Issue 23, item 6: 4 call threads, a tarpit account seated in 6 games (each call would
+    """4 call threads, a tarpit account seated in 6 games (each call would
     wait a day): the account holds at most its share (2) of the threads, so the two
     well-behaved bots play on."""
     tarpit_games(redis_client, tarpit, 6)
@@ -234,7 +242,7 @@ def test_a_well_behaved_bot_keeps_its_turns_while_a_tarpit_holds_more_games_than
 def test_a_call_is_bounded_by_the_service_limit_and_the_tarpit_is_asked_again(
     redis_client, redis_url, webhook, tarpit
 ):
-    """Issue 23, item 6: each call ends after KELTIS_WEBHOOK_CALL_TIMEOUT_S whatever the
+    """Each call ends after KELTIS_WEBHOOK_CALL_TIMEOUT_S whatever the
     game's clock, freeing its thread (here the tarpit may take every thread at once); the
     tarpit's turn is asked again later and does not time out (its clock has a day)."""
     name, game_ids = tarpit_games(redis_client, tarpit, 2)

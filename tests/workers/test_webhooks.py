@@ -1,7 +1,7 @@
 """Webhook bots with a real `keltis worker` process and webhook servers on 127.0.0.1: a
 webhook bot plays a game to the end, signed turns that show only its own seat's view, and
 every failed call is told to the account's owner only, while the public timeout comes at the
-deadline with one reason (issue 12, item 5; issue 23, item 9)."""
+deadline with one reason."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import time
 import pytest
 from rq import Worker
 
-from application.accounts import AccountService
-from application.games import GameService
-from application.webhooks_policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
+from application.accounts.service import AccountService
+from application.games.service import GameService
+from application.webhooks.policy import LOOPBACK_ALLOW, WebhookPolicy, parse_allow
 from gamelog.record import fold_entries
 from replays.verify import verify
-from store.webhook_calls import last_error
+from store.bots.webhook_calls import last_error
 from tests.support.consent import consent
 from tests.support.webhook_server import WebhookServer, first_legal
 from tests.workers import processes
@@ -129,7 +129,7 @@ BEHAVIOURS = {
 def test_r2_a_failed_webhook_call_times_out_at_the_deadline_with_one_public_reason(
     redis_client, redis_url, webhook, reason
 ):
-    """Issue 23, item 9: whatever the failure (a closed port answers at once, a tarpit never),
+    """Whatever the failure (a closed port answers at once, a tarpit never),
     the public log shows `turn_timed_out` with reason `deadline`, appended no earlier than
     the deadline; only the owner learns why (its last_webhook_error)."""
     server = webhook(BEHAVIOURS[reason])

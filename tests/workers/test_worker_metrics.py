@@ -1,5 +1,5 @@
 """`keltis worker --metrics-bind`: a worker on a host without the API serves its own
-metrics (issue 27 item 1), here its bot turns of an all-bot game."""
+metrics, here its bot turns of an all-bot game."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from api import create_app
-from application.bind_address import parse_bind
+from application.common.bind_address import parse_bind
 from tests.support.metrics_text import samples, value
 from tests.workers.processes import ROOT, stop, wait_for
 

@@ -190,9 +190,10 @@ class BotRunner:
             self.finished.append(game)
             self._games.played.pop(game, None)
         log.info("game %s finished", game)
-        self._keep_seek(force=True)
         if self._until is not None and len(self.finished) >= self._until:
-            self.stop()
+            self.stop()  # no new seek: the pool could seat it before run() deletes it
+            return
+        self._keep_seek(force=True)
 
     # ----- turns ------------------------------------------------------------------------------
 

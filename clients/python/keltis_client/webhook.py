@@ -6,7 +6,8 @@ timestamp is more than `TOLERANCE_S` off, or that repeats a signature already se
 is refused (401). A turn (`"type": "turn"`, or no type) is answered `{"move": ...}` by
 `choose(view, legal_moves)`, a repeat of a turn (the same `turn` id, called again after a
 slow or failed call) with the move already chosen; a challenge (`"type": "challenge"`) by
-`accept(challenge)`: `{"accept": true}` or `{"decline": "<reason>"}`.
+`accept(challenge)`: `{"accept": true}` or `{"decline": "<reason>"}`; a probe of the rated
+pool (`"type": "ping"`) by `{}`.
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ def make_server(
                 log.warning("call refused: %s", refused)
                 return self.answer(401, {"error": refused})
             call = json.loads(body)
+            if call.get("type") == "ping":  # the pool's liveness probe: any 2xx answers
+                return self.answer(200, {})
             if call.get("type") == "challenge":
                 return self.answer(200, answer_challenge(call.get("challenge") or {}, accept))
             return self.answer(200, {"move": verifier.move(call, decide)})

@@ -1,4 +1,4 @@
-"""Game analysis judges each seat from its own view only (issue 25, item 4; R2): views are
+"""Game analysis judges each seat from its own view only (R2): views are
 the rules' views rebuilt from the log, hidden cards the seat never saw change nothing, and
 the same game gives the same analysis twice."""
 

@@ -84,7 +84,7 @@ def test_an_entry_point_bot_plays_games_and_tournaments(installed):
 
 def test_no_entry_points_no_external_bots():
     plugins.forget()
-    assert set(CARD.bots) == {"random", "greedy", "mcts", *level_names()}  # levels: issue 25
+    assert set(CARD.bots) == {"random", "greedy", "mcts", *level_names()}  # and the levels
 
 
 def test_a_move_over_the_cpu_budget_is_the_fallback_bots(installed):

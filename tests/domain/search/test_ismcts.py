@@ -1,4 +1,4 @@
-"""The information-set tree search (issue 25, item 1): `search_root` statistics, every legal
+"""The information-set tree search: `search_root` statistics, every legal
 move reachable, the root decided from the seat's view alone, determinism."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The /v1/ratings endpoint and the levels of GET /v1/bots."""

@@ -1,0 +1,1 @@
+"""The live streams (NDJSON, held open) and their bounds."""

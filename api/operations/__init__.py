@@ -1,0 +1,1 @@
+"""Service endpoints: health, bots, metrics, the OpenAPI contract and its page."""

@@ -1,0 +1,1 @@
+"""Held requests: live streams, long polls and the bounds that keep them cheap."""

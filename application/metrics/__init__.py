@@ -1,0 +1,1 @@
+"""The service's named metrics (prometheus_client), counted where the work happens."""

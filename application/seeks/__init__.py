@@ -1,0 +1,1 @@
+"""Seeks, the rated pool: open, pair (the workers' pass), close."""

@@ -1,0 +1,2 @@
+"""Tournaments: built-in bots' tournaments, open tournaments of accounts, two-board matches,
+entries."""

@@ -1,0 +1,1 @@
+"""Accounts in Redis."""

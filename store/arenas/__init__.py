@@ -1,0 +1,1 @@
+"""Arenas in Redis."""

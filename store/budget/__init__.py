@@ -1,0 +1,1 @@
+"""Bot CPU budgets in Redis."""

@@ -1,0 +1,1 @@
+"""Challenges in Redis."""

@@ -1,0 +1,175 @@
+"""Every Redis key name of the service, built here and nowhere else (never inside Lua).
+
+Keys of one game carry the hash tag `{<game id>}`, so a Redis Cluster keeps a game on one
+slot and the game's Lua scripts stay legal there; keys of one tournament carry `{t:<id>}`.
+Index keys span games (or tournaments) and are rebuildable from the logs and specs. RQ's
+queue names and job ids are built here too.
+
+The keys live in one module per capability; this package re-exports them all, so that
+`keys.<name>` is the one way to build a key."""
+
+from __future__ import annotations
+
+from store.keys.accounts import (  # noqa: F401
+    account,
+    account_games,
+    account_games_of,
+    account_key,
+    account_pattern,
+    account_playing,
+    account_sessions,
+    account_skeleton,
+    account_streams,
+    account_webhook_answered,
+    account_webhook_error,
+    account_webhook_probe_failed,
+    sign_in_attempts,
+)
+from store.keys.arenas import (  # noqa: F401
+    arena_board,
+    arena_busy,
+    arena_channel,
+    arena_feed,
+    arena_free,
+    arena_games,
+    arena_members,
+    arena_meta,
+    arena_paused,
+    arena_recent,
+    arena_running,
+    arena_spec,
+    arena_streaks,
+    arenas_by_created,
+    arenas_live,
+)
+from store.keys.bots import (  # noqa: F401
+    account_turns,
+    webhook_call,
+)
+from store.keys.budget import (  # noqa: F401
+    cpu_budget_counter,
+    quota_prefix,
+    rate_counter,
+    tournament_cpu,
+)
+from store.keys.challenges import (  # noqa: F401
+    challenge,
+    challenge_calls,
+    challenge_cooldown,
+    challenge_pair,
+    challenges_accepted,
+    challenges_expiring,
+    challenges_in,
+    challenges_of,
+    challenges_out,
+    legacy_challenge_pattern,
+    legacy_challenge_prefix,
+    match,
+    matches_running,
+)
+from store.keys.games import (  # noqa: F401
+    GAME_ID_PATTERN,
+    PREFIX,
+    analysis_job_id,
+    bot_turns,
+    deadlines,
+    game_analysis,
+    game_creator,
+    game_derived,
+    game_derived_lease,
+    game_id_from_log_key,
+    game_summaries,
+    games_by_created,
+    games_by_game,
+    games_by_game_and_status,
+    games_by_status,
+    games_to_archive,
+    games_to_compact,
+    idempotency,
+    log,
+    log_pattern,
+    packed,
+    packed_pattern,
+    snapshot,
+    stalled_games,
+    stalls,
+    tokens,
+)
+from store.keys.jobs import (  # noqa: F401
+    archive_job_id,
+    bot_job_id,
+    bulk_bot_queue_name,
+    fair_lane,
+    fair_stream,
+    person_bot_queue_name,
+    tournament_game_job_id,
+    tournament_queue_name,
+)
+from store.keys.ladder import (  # noqa: F401
+    games_to_settle,
+    ladder_board,
+    ladder_cursor,
+    ladder_games,
+    ladder_history,
+    ladder_history_pattern,
+    ladder_log,
+    ladder_ratings,
+    legacy_ladder_cursor,
+    legacy_ladder_game_keys_pattern,
+    legacy_ladder_prefix,
+    no_starts,
+    no_starts_recent,
+    pair_begun,
+    pair_results,
+    pairs_recent,
+)
+from store.keys.live import (  # noqa: F401
+    account_channel,
+    account_turns_channel,
+    client_held,
+    client_waiting_games,
+    game_channel,
+    games_waiting,
+)
+from store.keys.seeks import (  # noqa: F401
+    OPEN_SHARDS,
+    legacy_seek,
+    legacy_seek_games,
+    legacy_seek_playing,
+    legacy_seek_recent_pattern,
+    legacy_seek_recent_prefix,
+    legacy_seeks_of_account,
+    legacy_seeks_of_address,
+    legacy_seeks_open,
+    seek,
+    seek_games,
+    seek_playing,
+    seek_recent,
+    seeks_channel,
+    seeks_of_account,
+    seeks_of_address,
+    seeks_open,
+    seeks_open_of,
+    seeks_open_shard,
+    seeks_pass_lease,
+)
+from store.keys.tournaments import (  # noqa: F401
+    tournament_archive,
+    tournament_channel,
+    tournament_dispatch,
+    tournament_entries,
+    tournament_finish_order,
+    tournament_held,
+    tournament_leases,
+    tournament_meta,
+    tournament_outcomes,
+    tournament_revivals,
+    tournament_spec,
+    tournament_standings,
+    tournament_started,
+    tournament_tick_lock,
+    tournament_void,
+    tournaments_by_created,
+    tournaments_due,
+    tournaments_running,
+)

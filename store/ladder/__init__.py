@@ -1,0 +1,2 @@
+"""The ladder in Redis: its append-only log, rating histories, rated games between the same two
+accounts."""

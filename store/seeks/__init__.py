@@ -1,0 +1,1 @@
+"""Seeks in Redis."""
