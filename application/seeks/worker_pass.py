@@ -41,6 +41,7 @@ from domain.errors import KeltisError
 from ladder.entries import participant_id
 from store import keys
 from store.budget.records import BudgetStore
+from store.games.index import IN_PLAY
 from store.seeks.records import SeekStore, StoredSeek, in_play, listening
 
 log = logging.getLogger(__name__)
@@ -163,11 +164,23 @@ class PairingPass:
             for game, claimed in found.playing.items():
                 state = states[(found.folded, game)]
                 missing = state == "missing" and now - claimed > CREATE_GRACE_MS
+                if state == "over" and self._still_in_play(game):
+                    continue
                 if state == "over" or missing:
                     self.store.release(found.id, game, now, forget=missing)
                     del playing[game]
             kept.append(StoredSeek(found.id, found.data, found.since, found.seen, playing))
         return kept
+
+    def _still_in_play(self, game_id: str) -> bool:
+        """Whether the game's own log says it is in play. The accounts' index is written
+        after the log, so a game another pass is creating right now looks over by the index
+        alone; its claim must not be given back (the seek would be seated twice)."""
+        try:
+            record = self.service.load_game(game_id)[0].record
+        except KeltisError:
+            return False
+        return record.status in IN_PLAY
 
     def _live(self, seeks: list[StoredSeek], now: int, result: PassResult) -> list[StoredSeek]:
         """The seeks whose account listens now (or answers its webhook); closes those

@@ -359,6 +359,36 @@ def test_two_racing_passes_never_seat_a_seek_twice(pool, games):
 
 
 @pytest.mark.cluster_too
+def test_a_claim_whose_game_is_being_created_is_not_given_back(pool, games, monkeypatch):
+    """Another pass claimed ann and bea and wrote its game's log, but not yet the accounts'
+    index (a later write, another slot): by the index alone the game looks over. The pass
+    asks the game's own log, keeps the claims and seats only cat and dan."""
+    from store.games import index
+    from store.seeks.records import SeekStore
+
+    for name in ("ann", "bea", "cat", "dan"):
+        pool.account(name)
+    ann, bea = pool.seek("ann"), pool.seek("bea")
+    pool.seek("cat")
+    pool.seek("dan")
+    store = SeekStore(games.client)
+    assert store.claim(store.load([ann["id"], bea["id"]]), "game-being-made-xxxxx", 1) == 0
+    with monkeypatch.context() as patched:
+        patched.setattr(index, "_file_accounts", lambda pipe, record, before: None)
+        games.create(
+            CARD,
+            [{"account": "ann"}, {"account": "bea"}],
+            {},
+            game_id="game-being-made-xxxxx",
+            rated=True,
+            consenting=frozenset({"ann", "bea"}),
+        )
+    made = pool.run().games
+    assert [_seated(games, game) for game in made] == [["cat", "dan"]]
+    assert store.load([ann["id"]])[0].playing == {"game-being-made-xxxxx": 1}
+
+
+@pytest.mark.cluster_too
 def test_claims_are_all_or_none(pool, games):
     from store.seeks.records import SeekStore
 
