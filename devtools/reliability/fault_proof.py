@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -23,6 +24,7 @@ from devtools import process_reaper
 from devtools.finished_games import new_bot_games
 from devtools.picks import rotating_pick
 from devtools.reliability.logcheck import check_log, verify_finished
+from store import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_KEYS = {"code", "message", "rule"}
@@ -35,21 +37,25 @@ class FaultFailure(Exception):
 # ----- worker faults ---------------------------------------------------------------------
 
 
-def start_worker(redis_url: str, extra_env: dict | None = None) -> subprocess.Popen:
-    """A real `keltis worker` with a fast sweep (lost jobs come back within a second)."""
+def start_worker(
+    redis_url: str, extra_env: dict | None = None, stderr_path: Path | None = None
+) -> subprocess.Popen:
+    """A real `keltis worker` with a fast sweep (lost jobs come back within a second); its
+    stderr goes to `stderr_path` when given (what a failure report quotes)."""
     command = [
         str(Path(sys.executable).parent / "keltis"), "worker",
         "--sweep-every", "0.2", "--stale-after", "0.5",
     ]  # fmt: skip
     env = {**os.environ, "REDIS_URL": redis_url, **(extra_env or {})}
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=process_reaper.die_with_parent,
-    )
+    with open(stderr_path or os.devnull, "ab") as stderr:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            preexec_fn=process_reaper.die_with_parent,
+        )
     process_reaper.register(process)
     return process
 
@@ -76,6 +82,31 @@ def _progress(client, service: GameService, game_ids: list[str]) -> tuple[int, i
     return total, finished
 
 
+def _stuck_report(client, service: GameService, game_ids: list[str], stderr_path: Path) -> str:
+    """What a game that did not end was waiting for: its log, its bot-due entry, its stall,
+    its job and the fair queue; then the tail of the last worker's stderr."""
+    from application.operations.jobs import fair_queue, fetch_job
+    from store.games.stalls import StallStore
+
+    lines = []
+    for game_id in game_ids:
+        record = check_log(client, game_id).record
+        if record.finished:
+            continue
+        version = service.store.length(game_id)
+        job_id = keys.bot_job_id(game_id, version)
+        job = fetch_job(client, job_id)
+        lines.append(
+            f"{game_id}: version {version}, to move {record.to_move},"
+            f" bot due since {client.zscore(keys.bot_turns(), game_id)},"
+            f" stall {StallStore(client).get(game_id)},"
+            f" job {job.get_status(refresh=False) if job else None},"
+            f" fair-queued {fair_queue(client).waiting(job_id)}"
+        )
+    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
+    return "\n".join(lines) + "\n-- worker stderr --\n" + tail
+
+
 def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) -> WorkerFaultResult:
     """Bot games played by workers that are SIGKILLed mid-game; all must end, logs valid."""
     client = redis.Redis.from_url(redis_url)
@@ -99,13 +130,19 @@ def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) ->
             done_kills += 1
             if finished == len(game_ids):
                 break
-        worker = start_worker(redis_url)
+        stderr_path = Path(tempfile.mkstemp(prefix="keltis-worker-", suffix=".log")[1])
+        worker = start_worker(redis_url, stderr_path=stderr_path)
         started.append(worker)
         deadline = time.monotonic() + 90
         while _progress(client, service, game_ids)[1] < len(game_ids):
-            if time.monotonic() > deadline:
-                raise FaultFailure("games did not all end after the worker kills")
+            if time.monotonic() > deadline or worker.poll() is not None:
+                raise FaultFailure(
+                    "games did not all end after the worker kills"
+                    f" (last worker {'alive' if worker.poll() is None else 'exited'}):\n"
+                    + _stuck_report(client, service, game_ids, stderr_path)
+                )
             time.sleep(0.1)
+        stderr_path.unlink(missing_ok=True)
     finally:
         for process in started:
             if process.poll() is None:
