@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from application.games.cancel import cancel_game
 from application.seeks.pairing import PairingRules
 from application.seeks.service import (
     SeekBounds,
@@ -146,8 +147,9 @@ def test_max_games_keeps_a_seek_open_until_that_many_games_are_in_play(pool, gam
         pool.account(name)
     pool.seek("ann", max_games=3)
     made = []
+    seeks = {}
     for name in ("bea", "cat", "dan"):
-        pool.seek(name)
+        seeks[name] = pool.seek(name)
         made += pool.run().games
         clock.advance(1)
     assert len(made) == 3
@@ -157,7 +159,8 @@ def test_max_games_keeps_a_seek_open_until_that_many_games_are_in_play(pool, gam
     pool.seek("eve")
     assert pool.run().games == []  # ann plays 3 games: its seek waits
     # One game ends: the seek is free again below its max_games.
-    games.client.zrem(keys.account_playing("ann"), made[0])
+    cancel_seek(games, pool.records["bea"], seeks["bea"]["id"])  # ann's seek alone is free
+    cancel_game(games, games.load(made[0])[0])
     clock.advance(1)
     again = pool.run().games
     assert len(again) == 1 and _seated(games, again[0]) == ["ann", "eve"]
