@@ -7,7 +7,11 @@ import socket
 
 LOOPBACK = "127.0.0.1"
 CLUSTER_BUS_OFFSET = 10000  # Redis 6.2 always puts a node's cluster bus on port + 10000
-_LOW, _HIGH = 20000, 55000  # leaves room for the bus port, avoids well-known ports
+# Below the kernel's ephemeral range (32768 up), bus ports included: a client connecting to
+# a port of that range where nothing listens yet (a server starting) can be handed that very
+# port as its own and connect to itself (TCP simultaneous open), reading its own command back
+# as the answer. Above tests.support.ports' ranges (12000-19999).
+_LOW, _HIGH = 20000, 22700
 
 
 class NoFreePort(RuntimeError):

@@ -278,6 +278,8 @@ class RedisServer:
                         return
                 except (redis.ConnectionError, redis.TimeoutError):
                     pass  # not listening yet, or still loading the AOF
+                except (redis.ResponseError, AttributeError):
+                    probe.connection_pool.disconnect()  # an answer that was not Redis's
                 time.sleep(PING_INTERVAL_S)
         finally:
             probe.close()
