@@ -20,11 +20,13 @@ import redis
 import requests
 
 from application.games.service import GameService
+from application.operations.jobs import fair_queue, fetch_job
 from devtools import process_reaper
 from devtools.finished_games import new_bot_games
 from devtools.picks import rotating_pick
 from devtools.reliability.logcheck import check_log, verify_finished
 from store import keys
+from store.games.stalls import StallStore
 
 ROOT = Path(__file__).resolve().parents[2]
 ERROR_KEYS = {"code", "message", "rule"}
@@ -85,9 +87,6 @@ def _progress(client, service: GameService, game_ids: list[str]) -> tuple[int, i
 def _stuck_report(client, service: GameService, game_ids: list[str], stderr_path: Path) -> str:
     """What a game that did not end was waiting for: its log, its bot-due entry, its stall,
     its job and the fair queue; then the tail of the last worker's stderr."""
-    from application.operations.jobs import fair_queue, fetch_job
-    from store.games.stalls import StallStore
-
     lines = []
     for game_id in game_ids:
         record = check_log(client, game_id).record
