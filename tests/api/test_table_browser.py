@@ -136,7 +136,8 @@ def test_person_plays_a_whole_card_game_from_the_hand_against_mcts(live_stack, b
     won = 0 in game["result"]["winners"]
     points = game["result"]["scores"][0]
     assert result.text.splitlines()[0].startswith("You won" if won else "You lost")
-    assert result.text.splitlines()[0].endswith(f"({points} points)")
+    unit = "point" if abs(points) == 1 else "points"  # the page says "-1 point"
+    assert result.text.splitlines()[0].endswith(f"({points} {unit})")
 
 
 def test_card_that_cannot_go_to_its_row_says_why(live_stack, browser):
