@@ -80,6 +80,16 @@ def _note_page_scroll(scrolls: list):
     return check
 
 
+def _path_heights(browser) -> frozenset:
+    """The distinct heights (px) of the dice board's paths as drawn now."""
+    return frozenset(
+        browser.execute_script(
+            "return [...document.querySelectorAll('[data-testid^=path-]')]"
+            ".map((p) => Math.round(p.getBoundingClientRect().height));"
+        )
+    )
+
+
 def _places(browser) -> dict:
     """Where each part of the card table is (its box's top and height, px)."""
     return browser.execute_script(
@@ -200,6 +210,7 @@ def test_person_plays_a_whole_dice_game_on_each_side(live_stack, browser, side):
     seen_words = []
     scrolls: list[tuple] = []
     note_scroll = _note_page_scroll(scrolls)
+    path_heights: set[frozenset] = set()
     for _ in range(400):
         labels = browser.execute_script(
             "return [...document.querySelectorAll('[data-testid=moves] [data-testid=move]')]"
@@ -208,6 +219,7 @@ def test_person_plays_a_whole_dice_game_on_each_side(live_stack, browser, side):
         seen_words += labels
         did = click_once(browser, reroll_first=not any("reroll" in w.lower() for w in seen_words))
         note_scroll(browser, did)
+        path_heights.add(_path_heights(browser))
         if did == "over":
             break
         if did == "reroll":
@@ -215,6 +227,9 @@ def test_person_plays_a_whole_dice_game_on_each_side(live_stack, browser, side):
     game = requests.get(f"{base}/v1/games/{made['id']}", timeout=10).json()
     assert game["status"] == "finished"
     assert scrolls == []  # the whole game without a page scroll at 1280x800
+    # Every path as tall as every other at every step: markers landing on bonus fields
+    # never grow the board (they made the page scroll late in some games).
+    assert len(path_heights) == 1 and len(next(iter(path_heights))) == 1, path_heights
     landing = [w for w in seen_words if w.startswith("+")]
     assert landing and all("the field worth" in w for w in landing), landing
     assert not any("move your" in w.lower() for w in seen_words if "Clover" in w)
