@@ -29,14 +29,14 @@ worker: install
 	$(BIN)/keltis worker
 
 # The suite runs in TEST_WORKERS parallel processes (pytest-xdist), a test file per process
-# at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores. (Handing
-# the files with slow tests out first was faster, but ran the heaviest files all at once, and
-# the niced tournament workers' tests then missed their deadlines.)
+# at a time: most tests wait on servers, workers and browsers, so 4 fit on 2 cores. Files
+# with slow tests are handed out first (tests/conftest.py orders them; xdist's own reorder,
+# by test count, would hand the minutes-long files out last, to finish alone).
 TEST_WORKERS ?= 4
 
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15 -m "not serial"
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not serial"
 	# Tests of whole `keltis serve` trees, alone.
 	$(BIN)/pytest -m serial
 

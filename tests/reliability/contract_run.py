@@ -6,13 +6,14 @@ stranger runs it first (no settings, no credentials: run_as_stranger) and with t
 openapi.yaml let the stateful phase create games and tournaments and use their tokens; two
 accounts and a game made first give every phase a real account key and a real seat's token
 (schemathesis.toml), so the account and seat operations are reached, not only refused.
-Used by tests/reliability/test_contract_run.py.
+Used by tests/reliability/test_contract_run*.py (one file each: they run side by side).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -22,6 +23,8 @@ from pathlib import Path
 import requests
 
 PHASES = "examples,coverage,fuzzing,stateful"
+# Per operation and phase in the suite: some 500 requests, 1-2 minutes on 2 busy cores.
+SUITE_MAX_EXAMPLES = 2
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 OPERATOR_TOKEN = "kop_contract_run_operator"  # the served app's KELTIS_OPERATOR_TOKEN
@@ -51,6 +54,20 @@ class ContractRun:
     def summary(self) -> str:
         """The end of the text report (failures and warnings), for an assertion message."""
         return self.output[-6000:]
+
+
+def assert_clean(run: ContractRun) -> None:
+    """Every phase ran and passed: no failure, no error, some hundreds of requests."""
+    if run.returncode != 0:
+        raise AssertionError(run.summary())
+    if not run.events:
+        raise AssertionError("st wrote no events")
+    for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
+        if f"✅ {phase}" not in run.output:
+            raise AssertionError(f"{phase} did not pass:\n{run.summary()}")
+    generated = re.search(r"(\d+) generated", run.output)
+    if not generated or int(generated.group(1)) < 300:
+        raise AssertionError(f"too few requests generated:\n{run.summary()}")
 
 
 def st_command(
