@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.support.ctrl_c import ctrl_c_reaches
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 BASE_LINE = "BASE=http://127.0.0.1:8000"
 GAME_DEADLINE_S = 180.0  # a whole greedy game on a loaded machine
@@ -68,15 +70,6 @@ def test_every_sh_block_is_run_here():
     assert every - {quickstart} == tested
 
 
-# Runs its arguments with Ctrl-C's signal at its default. A shell started in the background
-# (a CI runner's, `make test &`) hands its children SIGINT ignored, and a shell cannot undo
-# an ignore it was started with, so the stream the README stops with Ctrl-C never stopped.
-CTRL_C_REACHES = (
-    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-    "os.execvp(sys.argv[1], sys.argv[1:])"
-)
-
-
 def test_the_readme_account_lines_challenge_a_bot_and_play_now(live_stack):
     if shutil.which("curl") is None:
         pytest.skip("the README's lines need curl: apt-get install -y curl")
@@ -86,7 +79,7 @@ def test_the_readme_account_lines_challenge_a_bot_and_play_now(live_stack):
     script = lines.replace(BASE_LINE, f"BASE={live_stack.base_url}").replace('"ann"', f'"{name}"')
     # The last line streams until Ctrl-C: read it until its game starts, then stop it.
     process = subprocess.Popen(
-        [sys.executable, "-c", CTRL_C_REACHES, "bash", "-euo", "pipefail", "-c", script],
+        ctrl_c_reaches(["bash", "-euo", "pipefail", "-c", script]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

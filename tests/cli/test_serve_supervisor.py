@@ -19,6 +19,7 @@ import requests
 
 from cli.serve import READY_LINE, keltis_command
 from cli.supervise import GaveUp, Supervisor
+from tests.support.ctrl_c import ctrl_c_reaches
 from tests.support.ports import free_port
 from tests.workers.processes import wait_for
 
@@ -35,7 +36,7 @@ def _serve(cwd: Path, port: int, log: Path) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     command = keltis_command("serve", "--port", str(port), "--web-workers", "1")
     return subprocess.Popen(
-        [*command, "--connections", "50"],
+        ctrl_c_reaches([*command, "--connections", "50"]),
         cwd=cwd,
         env=env,
         stdout=log.open("w"),
