@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 
-# A shell started in the background (a CI runner's, `make test &`) hands its children SIGINT
-# ignored; neither a shell nor Python undoes an ignore it was started with, so a test's
-# Ctrl-C would never arrive. This runs the command with SIGINT at its default.
+# A shell without job control starts background commands with SIGINT ignored, and their
+# children inherit it: bash cannot undo an ignore it was started with, and Python installs
+# its Ctrl-C handler only over the default, so a test's Ctrl-C would never arrive. This
+# sets SIGINT back to its default, then runs the command in the same process.
 _DEFAULT_SIGINT = (
     "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
     "os.execvp(sys.argv[1], sys.argv[1:])"
