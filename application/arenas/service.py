@@ -20,7 +20,6 @@ arena is over.
 from __future__ import annotations
 
 import hmac
-import secrets
 
 import settings
 from application.arenas.errors import (
@@ -31,6 +30,7 @@ from application.arenas.errors import (
     InvalidArena,
     OperatorOnly,
 )
+from application.common.ids import random_id
 from application.games.service import GameService
 from ladder.display import provisional, shown_rating
 from ladder.entries import participant_id
@@ -83,7 +83,7 @@ def open_arena(store: ArenaStore, request: dict, now: int | None = None) -> dict
                 f" ({', '.join(b for b in sorted(rules.bots) if not _searching(rules, b))});"
                 " a searching bot's CPU would have no payer"
             )
-    aid = secrets.token_urlsafe(ARENA_ID_BYTES)
+    aid = random_id(ARENA_ID_BYTES)
     spec = {
         "id": aid,
         "name": request["name"],

@@ -28,6 +28,7 @@ from application.challenges.errors import (
     NotYourChallenge,
     TooManyChallenges,
 )
+from application.common.ids import random_id
 from application.games.errors import InvalidClock, InvalidPlayers, VersionConflict
 from application.games.service import GAME_ID_BYTES, GameService
 from application.ladder.ratings import account_ratings
@@ -169,7 +170,7 @@ class Challenges:
             "match": body["match"],
             "created_at": now,
         }
-        challenge_id = secrets.token_urlsafe(ID_BYTES)
+        challenge_id = random_id(ID_BYTES)
         expires_at = now + 1000 * body["expires_in_s"]
         invitees = [o["account"] for o in opponents if "account" in o]
         ticket = None
@@ -310,7 +311,7 @@ class Challenges:
             raise
 
     def _accepted(self, stored: Stored, folded: str, ticket) -> Stored:
-        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+        game_id = random_id(GAME_ID_BYTES)
         change = self.store.change(stored, "accept", folded, self.service.clock(), game_id)
         self._check(stored, change)
         if change.status != "accepted":

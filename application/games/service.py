@@ -22,6 +22,7 @@ import redis
 from application.accounts import auth
 from application.accounts.errors import AccountNotFound, Unauthenticated
 from application.common.errors import UnknownGame
+from application.common.ids import random_id
 from application.games import seals, seating
 from application.games.errors import (
     GameAlreadyOver,
@@ -77,7 +78,7 @@ Render = Callable[[GameRecord, list[Entry], int], dict]
 
 def new_game_id() -> str:
     """A fresh random game id (128 bits, URL-safe)."""
-    return secrets.token_urlsafe(GAME_ID_BYTES)
+    return random_id(GAME_ID_BYTES)
 
 
 def ended_by(record: GameRecord) -> str:

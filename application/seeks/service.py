@@ -13,12 +13,12 @@ KELTIS_SEEK_GRACE_S (15).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import settings
 from application.bots import webhook_probe
+from application.common.ids import random_id
 from application.games.errors import InvalidClock, InvalidPlayers
 from application.games.service import GameService
 from application.ladder import no_starts
@@ -117,7 +117,7 @@ def open_seek(
                 "no event stream of this account is open and its webhook does not answer: "
                 "listen on GET /v1/me/events, or make the webhook answer"
             )
-    seek_id = secrets.token_urlsafe(SEEK_ID_BYTES)
+    seek_id = random_id(SEEK_ID_BYTES)
     data = {
         "id": seek_id,
         "account": account.name,
