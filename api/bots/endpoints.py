@@ -4,8 +4,9 @@
 a second request gets the same record, 200 once done, and is not charged again). The first
 request is charged the analysis's estimated CPU against the requester's bot-work budget
 (429 cpu_budget_exceeded when it does not fit); a live game is 409 game_not_finished.
-`GET /v1/games/{id}/analysis`: the record (status, and the result when done); 404
-analysis_not_found before any request.
+`GET /v1/games/{id}/analysis`: the record (status, and the result when done); before any
+request, status `none` (200: the game exists and simply has no analysis yet; a 404 would
+say the game itself is gone).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def get_analysis(game_id: str):
     found = analysis.load(service().client, game_id)
     if found is None:
         service().load(game_id)  # 404 game_not_found for an unknown game
-        raise analysis.AnalysisNotFound("no analysis was requested for this game: POST it")
+        return jsonify(analysis.not_requested(game_id)), 200
     return _answer(found)
 
 

@@ -618,7 +618,6 @@ export const messages = {
  "errors.seek_not_found": "Diese offene Suche gibt es nicht.",
  "errors.too_many_seeks": "Zu viele offene Suchen.",
  "errors.too_many_no_starts": "Heute zu viele Spiele ohne ersten Zug verlassen: Jetzt spielen geht später wieder.",
- "errors.analysis_not_found": "Für dieses Spiel gibt es noch keine Analyse.",
  "errors.arena_not_found": "Diese Arena gibt es nicht.",
  "errors.arena_full": "Diese Arena ist voll.",
  "errors.arena_over": "Diese Arena ist vorbei.",

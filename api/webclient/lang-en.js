@@ -618,7 +618,6 @@ export const messages = {
  "errors.seek_not_found": "There is no such open search.",
  "errors.too_many_seeks": "Too many open searches for a game.",
  "errors.too_many_no_starts": "Too many games you never started today: Play now opens again later.",
- "errors.analysis_not_found": "This game has no analysis yet.",
  "errors.arena_not_found": "There is no such arena.",
  "errors.arena_full": "This arena is full.",
  "errors.arena_over": "This arena is over.",

@@ -618,7 +618,6 @@ export const messages = {
  "errors.seek_not_found": "Nincs ilyen nyitott keresés.",
  "errors.too_many_seeks": "Túl sok nyitott keresés.",
  "errors.too_many_no_starts": "Ma túl sok játékot hagytál el az első lépés előtt: a Játék most később újra elérhető.",
- "errors.analysis_not_found": "Ehhez a játékhoz még nincs elemzés.",
  "errors.arena_not_found": "Nincs ilyen aréna.",
  "errors.arena_full": "Ez az aréna megtelt.",
  "errors.arena_over": "Ez az aréna véget ért.",

@@ -19,7 +19,6 @@ import orjson
 import settings
 from domain.analysis.review import Turn, analyse
 from domain.analysis.values import candidates
-from domain.errors import KeltisError, Kind
 from domain.search.budget import IterationBudget
 from gamelog.results import ending
 from replays.build import rules_of
@@ -31,14 +30,13 @@ ITERATIONS = 12  # determinizations per decision, each move rolled out to the en
 ITERATIONS_ENV = "KELTIS_ANALYSIS_ITERATIONS"  # the operator's choice, 1 to 200
 MOVE_S = 0.2  # estimated CPU seconds of analysis per command (2p card: about 0.15 at ITERATIONS)
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+NONE = "none"  # not requested yet
 LOST_AFTER_S = 30  # a queued or running analysis whose job is gone this long after its claim
 
 
-class AnalysisNotFound(KeltisError):
-    """No analysis was requested for this game (POST it first)."""
-
-    code = "analysis_not_found"
-    kind = Kind.NOT_FOUND
+def not_requested(game_id: str) -> dict:
+    """The record of a game no one asked to analyse yet (POST it to start one)."""
+    return {"game_id": game_id, "status": NONE, "job_id": None}
 
 
 def chosen_iterations() -> int:
@@ -174,7 +172,6 @@ def run(service, game_id: str) -> dict:
 __all__ = [
     "ITERATIONS",
     "LOST_AFTER_S",
-    "AnalysisNotFound",
     "analyse_replay",
     "chosen_iterations",
     "claim",
@@ -183,6 +180,7 @@ __all__ = [
     "give_up_lost",
     "load",
     "mark",
+    "not_requested",
     "pending_since",
     "result_of",
     "run",

@@ -45,7 +45,9 @@ def test_an_analysis_runs_once_on_a_worker_and_is_cached(
     client, finished_game, analysis_worker, quiet_service
 ):
     game_id = finished_game
-    assert client.get(f"/v1/games/{game_id}/analysis").status_code == 404
+    untouched = client.get(f"/v1/games/{game_id}/analysis")
+    assert untouched.status_code == 200
+    assert untouched.json == {"game_id": game_id, "status": "none", "job_id": None}
     first = client.post(f"/v1/games/{game_id}/analysis")
     assert first.status_code in (200, 202), first.json
     again = client.post(f"/v1/games/{game_id}/analysis")
@@ -85,12 +87,13 @@ def test_R2_a_game_still_being_played_is_not_analysed(client, redis_client):
     refused = client.post(f"/v1/games/{created['id']}/analysis")
     assert refused.status_code == 409
     assert refused.json["error"]["code"] == "game_not_finished"
-    assert client.get(f"/v1/games/{created['id']}/analysis").status_code == 404
+    assert client.get(f"/v1/games/{created['id']}/analysis").json["status"] == "none"
 
 
 def test_an_unknown_game_has_no_analysis(client):
     assert client.post("/v1/games/no-such-game-0123456789/analysis").status_code == 404
-    assert client.get("/v1/games/no-such-game-0123456789/analysis").status_code == 404
+    unknown = client.get("/v1/games/no-such-game-0123456789/analysis")
+    assert unknown.status_code == 404 and unknown.json["error"]["code"] == "game_not_found"
 
 
 def test_an_analysis_over_the_bot_work_budget_is_refused_and_leaves_nothing(
@@ -111,7 +114,7 @@ def test_an_analysis_over_the_bot_work_budget_is_refused_and_leaves_nothing(
     )
     assert refused.status_code == 429
     assert refused.json["error"]["code"] == "cpu_budget_exceeded"
-    assert client.get(f"/v1/games/{finished_game}/analysis").status_code == 404
+    assert client.get(f"/v1/games/{finished_game}/analysis").json["status"] == "none"
     assert all(queue.count == 0 for queue in bot_jobs.queues(empty_queues))
 
 
