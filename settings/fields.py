@@ -82,7 +82,9 @@ VARS: tuple[Var, ...] = (
     # ----- the API ------------------------------------------------------------------------
     Var("KELTIS_FAST_MOVES", "fast_moves", p.not_off, True, "off, anything else on",
         "The fast path for seat-token moves in front of Flask."),
-    Var("KELTIS_MAX_EVENTS_WAIT_S", "max_events_wait_s", seconds(), 30.0, _seconds_text(),
+    # Under the 10 s read timeout of many HTTP clients and contract testers (schemathesis'
+    # default): a long poll answers before a client that kept its defaults gives up on it.
+    Var("KELTIS_MAX_EVENTS_WAIT_S", "max_events_wait_s", seconds(), 8.0, _seconds_text(),
         "The longest wait a long poll of events may ask for."),
     Var("KELTIS_RATE_LIMIT", "rate_limit", str.strip, "1000 per second",
         "limits, e.g. '1000 per second', or off", "Requests per client address (off: none)."),

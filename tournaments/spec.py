@@ -262,6 +262,13 @@ def _games_of(
             f"games_per_table must be a multiple of players_per_game ({seats}) in duplicate: "
             "each deal is played once per seat rotation"
         )
+    most = schedule.max_games_per_table(entries, seats)
+    if most == 0:
+        raise InvalidTournament(f"{entries} entries are too many for tables of {seats}")
+    if per_table > most:
+        raise InvalidTournament(
+            f"games_per_table is at most {most} for {entries} entries at tables of {seats}"
+        )
     total = schedule.total_games(fmt, entries, seats, per_table)
     if total > MAX_GAMES:
         raise InvalidTournament(f"{total} games: a tournament has at most {MAX_GAMES}")

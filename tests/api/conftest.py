@@ -30,6 +30,7 @@ def live_stack(redis_url):
     (tests/api/test_account_quota.py and tests/reliability/test_quotas.py test quotas)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KELTIS_QUOTAS", "off")
+        patch.setenv("KELTIS_MAX_EVENTS_WAIT_S", "30")  # long polls held past a loaded start
         stack = start_stack(port=free_port(), web_workers=1, connections=50, redis_url=redis_url)
     yield stack
     stack.stop()

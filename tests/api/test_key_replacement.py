@@ -157,6 +157,7 @@ def test_an_account_stream_of_a_replaced_key_ends_and_sends_no_your_turn_after(a
 
 def test_a_long_poll_of_a_replaced_key_answers_401_not_events(app, client, notice):
     app.extensions["keltis"].watcher.safety_s = LONG_KEEPALIVE_S
+    app.config["MAX_EVENTS_WAIT_S"] = 30.0  # still held when the key is replaced
     game = _game(client)
     game_id, version = game[1]["id"], game[1]["version"]
     path = f"/v1/games/{game_id}/events?after={version}&wait=20"

@@ -239,6 +239,7 @@ def test_a_lost_notification_still_delivers_through_the_safety_recheck(app, clie
 def test_a_long_poll_wakes_on_the_notification_not_a_poll(app, client):
     game_id, tokens = _human_game(client)
     app.extensions["keltis"].watcher.safety_s = 60.0  # only a notification can wake it now
+    app.config["MAX_EVENTS_WAIT_S"] = 30.0  # held past a loaded machine's subscription
     version = client.get(f"/v1/games/{game_id}").json["version"]
     started = time.monotonic()
     polled = in_background(

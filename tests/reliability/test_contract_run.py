@@ -1,6 +1,5 @@
 """The contract and the server agree: Schemathesis 4 with every check and every phase
-(stateful included) against gunicorn over the real Redis finds no failure (but the one
-refusal the contract documents: a whole number written as a float), with a real
+(stateful included) against gunicorn over the real Redis finds no failure, with a real
 account key and seat token so that the account and seat operations are reached (a list's
 `cursor=0`, a bot named "0" and a huge tournament stream `after` were schema-valid and
 refused, ST202). The stranger's run is in test_contract_run_stranger.py, a file of its

@@ -1,7 +1,7 @@
 """The contract as someone with only the URL runs it first: Schemathesis 4 with every
-check and every phase, no settings file, no key, no token, finds no failure but the one
-the contract documents (a whole number written as a float is refused) (a repeated
-query parameter was accepted, /metrics answered an undocumented 404, gunicorn answered a
+check and every phase, no settings file, no key, no token, finds no failure (a whole
+number written as a float was sent as an integer while the contract was OpenAPI 3.1, a
+repeated query parameter was accepted, /metrics answered an undocumented 404, gunicorn answered a
 long query in HTML)."""
 
 from __future__ import annotations

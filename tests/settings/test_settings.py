@@ -112,3 +112,9 @@ def test_secrets_are_masked_and_sources_shown():
     assert lines["KELTIS_ARCHIVE_URL"] == ["postgresql://keltis@db/keltis", "(environment)"]
     assert lines["KELTIS_OPERATOR_TOKEN"] == ["***", "(environment)"]
     assert lines["KELTIS_QUOTAS"] == ["on", "(default)"]
+
+
+def test_a_long_poll_answers_before_a_client_keeping_a_10_second_read_timeout_gives_up():
+    """schemathesis, and many HTTP clients, read for 10 s by default: a long poll of events
+    that asks for longer is held at most the cap, which stays under that with room."""
+    assert from_env({}).max_events_wait_s <= 8.0
