@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from tests.support.chromium import chromium_page
-from tests.support.table_clicks import Deaf, click_once, play_whole_game
+from tests.support.table_clicks import Deaf, click_settled, play_whole_game
 from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
@@ -186,7 +186,7 @@ def test_lobby_account_plays_a_rated_game_and_finds_it_from_another_browser(live
     # The account's key plays its seat: a card and its target make a move.
     _wait_for_my_move(browser)
     before = requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"]
-    assert click_once(browser) == "pick" and click_once(browser) == "move"
+    assert click_settled(browser) == "pick" and click_settled(browser) == "move"
     _wait(
         browser,
         lambda: requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["version"] > before,
@@ -297,7 +297,7 @@ def test_server_error_is_shown_in_words(live_stack, browser):
     base = live_stack.base_url
     _create_from_lobby(browser, base, "keltis-card")
     _wait_for_my_move(browser)
-    assert click_once(browser) == "pick"
+    assert click_settled(browser) == "pick"
     # Another client moves first with the same seat: the page's click is now stale (409).
     game_id = browser.current_url.rsplit("/", 1)[1]
     seat = json.loads(

@@ -123,6 +123,17 @@ def click_once(browser, reroll_first: bool = False) -> str:
         return "stale"  # the table redrew under the click: look again
 
 
+def click_settled(browser, reroll_first: bool = False, tries: int = 10) -> str:
+    """`click_once`, tried again while the table redraws under it ("stale": an opponent's
+    move or the clock re-rendered the hand between looking and clicking); what it did."""
+    did = "stale"
+    for _ in range(tries):
+        did = click_once(browser, reroll_first)
+        if did != "stale":
+            return did
+    return did
+
+
 def play_whole_game(browser, limit: int, reroll_first: bool = False, each_step=None) -> int:
     """Click until the game is over; the number of moves sent. `each_step(browser, did)`
     is called after every click (a check of the page as it is then)."""
