@@ -30,7 +30,7 @@ from application.challenges.errors import (
 )
 from application.common.ids import random_id
 from application.games.errors import InvalidClock, InvalidPlayers, VersionConflict
-from application.games.service import GAME_ID_BYTES, GameService
+from application.games.service import GameService, new_game_id
 from application.ladder.ratings import account_ratings
 from application.tournaments import matches
 from domain.bots import fallback_problem
@@ -311,7 +311,7 @@ class Challenges:
             raise
 
     def _accepted(self, stored: Stored, folded: str, ticket) -> Stored:
-        game_id = random_id(GAME_ID_BYTES)
+        game_id = new_game_id()
         change = self.store.change(stored, "accept", folded, self.service.clock(), game_id)
         self._check(stored, change)
         if change.status != "accepted":
