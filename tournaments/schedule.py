@@ -22,6 +22,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cache
+from math import comb
+
+MAX_GAMES = 10_000  # games of one tournament, at most
 
 ROTATION = "rotation"
 ROUND_ROBIN = "round_robin"
@@ -68,24 +71,24 @@ def seating(entries: int, seats: int, game: int) -> tuple[int, ...]:
     return seatings[game % len(seatings)]
 
 
-# The most games a table plays, by seats per table and the entries at most: a step for a
-# range of entries, sized so that no tournament of the range passes 10,000 games (tables of
-# its largest entry count x the step). Steps rather than 10,000 / tables exactly, so that the
+# The most entries of each step of games per table, by seats per table. A step allows what
+# its largest entry count allows (MAX_GAMES / its tables), so no tournament of the step
+# passes MAX_GAMES. Steps rather than MAX_GAMES / tables for every count, so that the
 # contract can state the bound (a JSON Schema branch per step; one per entry count is more
 # than contract testers can draw from). Past the last step, no table of that size.
-PER_TABLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {
-    2: ((2, 10_000), (8, 357), (32, 20)),
-    3: ((3, 10_000), (8, 178), (15, 21), (32, 2)),
-    4: ((4, 10_000), (8, 142), (12, 20), (16, 5), (23, 1)),
+PER_TABLE_STEPS: dict[int, tuple[int, ...]] = {
+    2: (2, 8, 32),
+    3: (3, 8, 15, 32),
+    4: (4, 8, 12, 16, 23),
 }
 
 
 def max_games_per_table(entries: int, seats: int) -> int:
     """The most games each table of a round_robin or duplicate may play (0: too many
     entries for tables of `seats`)."""
-    for most_entries, games in PER_TABLE_STEPS.get(seats, ()):
+    for most_entries in PER_TABLE_STEPS.get(seats, ()):
         if entries <= most_entries:
-            return games
+            return MAX_GAMES // comb(most_entries, seats)
     return 0
 
 

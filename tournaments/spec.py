@@ -21,7 +21,7 @@ from domain.registry import get_rules
 from tournaments import schedule
 from tournaments.errors import InvalidTournament
 
-MAX_GAMES = 10_000
+MAX_GAMES = schedule.MAX_GAMES
 MAX_ENTRIES = 32
 MAX_CONCURRENCY = 64
 DEFAULT_CONCURRENCY = 8
