@@ -131,38 +131,36 @@ _WISH_OF = tuple(
     )
     for low in range(KIND_COUNT)
 )
-_WISH_CACHE: dict[tuple, list] = {}
-_WISH_CACHE_LIMIT = 50_000
 
 
-def _wishes(wishable: tuple) -> list:
+def _wishes(wishable: list) -> list:
     """Every distinct wish among the wishable kinds of a hand (sorted, twins kept)."""
-    cached = _WISH_CACHE.get(wishable)
-    if cached is not None:
-        return cached
     found = {}  # a twin pair comes twice: kept once, in pair order
     for low, high in combinations(wishable, 2):
         command = _WISH_OF[low][high]
         if command is not None:
             found[command.code] = command
-    result = [*found.values()]
-    if len(_WISH_CACHE) >= _WISH_CACHE_LIMIT:
-        _WISH_CACHE.clear()
-    _WISH_CACHE[wishable] = result
-    return result
+    return [*found.values()]
 
 
 def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, list]:
-    """(discards, the kinds a wish may use, lays) of a hand (P1-P4), each in hand order.
-    One pass over the hand, as this runs on every play step: a hand is sorted, so a twin
-    follows its own kind and is listed once."""
+    """(discards, wishes, lays) of a hand (P1-P4), each in hand order. One pass over the
+    hand, as this runs on every play step: a hand is sorted, so a twin follows its own kind
+    and is listed once; the wishes are looked for only once two wishable cards share a
+    value (a twin does too)."""
     moves = []
     lays = []
     wishable = []
+    values_seen = 0
+    paired = False
     previous = -1
     for kind in hand:
-        if stones & _WISH_BIT[kind]:
+        bit = stones & _WISH_BIT[kind]
+        if bit:
             wishable.append(kind)
+            if values_seen & bit:
+                paired = True
+            values_seen |= bit
         if kind == previous:
             continue
         previous = kind
@@ -178,7 +176,7 @@ def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, 
                 if LAST_VALUE[status[row]] == value:
                     lays.append(options[row])
             lays.append(options[POINT_ROW])
-    return moves, wishable, lays
+    return moves, _wishes(wishable) if paired else (), lays
 
 
 def legal_commands(state) -> tuple | list:
@@ -191,11 +189,10 @@ def legal_commands(state) -> tuple | list:
     step = state.step
     seat = state.to_move
     if step == PLAY:  # discards, then wishes, then lays
-        cached, wishable, lays = _hand_options(
+        cached, wishes, lays = _hand_options(
             state.hands[seat], state.row_status[seat], state.stones_table
         )
-        if len(wishable) > 1:
-            cached += _wishes(tuple(wishable))
+        cached += wishes
         cached += lays
     elif step == DRAW:
         piles = state.piles

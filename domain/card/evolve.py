@@ -62,16 +62,17 @@ def _without(hand: tuple, kind: int) -> tuple:
     return (*cards,)
 
 
-def _leave_hand(state, new, seat: int, kind: int) -> None:
-    """A card leaves `seat`'s hand: it is no longer known to be there either (one copy)."""
+def _hands_without(state, seat: int, kind: int) -> tuple[tuple, tuple]:
+    """(hands, shown) once a card leaves `seat`'s hand: it is no longer known to be there
+    either (one copy)."""
     hands = [*state.hands]
     hand = [*hands[seat]]
     hand.remove(kind)
     hands[seat] = (*hand,)
-    new.hands = (*hands,)
     shown = state.shown[seat]
     if kind in shown:
-        new.shown = _replace(state.shown, seat, _without(shown, kind))
+        return (*hands,), _replace(state.shown, seat, _without(shown, kind))
+    return (*hands,), state.shown
 
 
 def _with(hand: tuple, kind: int) -> tuple:
@@ -101,14 +102,18 @@ def _card_discarded(state, event):
     seat = event["seat"]
     kind = KIND_OF[event["card"]]
     pile = PILE_OF[kind]
-    new = state.clone()
-    _leave_hand(state, new, seat, kind)
+    new = state.keep_board()
+    new.hands, new.shown = _hands_without(state, seat, kind)
     piles = [*state.piles]
     piles[pile] = (*piles[pile], kind)
     new.piles = (*piles,)
-    new.banned = state.banned | 1 << pile
+    new.deck_pos = state.deck_pos
+    new.to_move = state.to_move
     new.step = DRAW
     new.draws_owed = 1
+    new.banned = state.banned | 1 << pile
+    new.turns = state.turns
+    new.idle_run = state.idle_run
     new.progressed = False
     return new
 
@@ -156,7 +161,7 @@ def _card_laid(state, event):
     kind = KIND_OF[event["card"]]
     row = ROW_INDEX[event["row"]]
     new = state.clone()
-    _leave_hand(state, new, seat, kind)
+    new.hands, new.shown = _hands_without(state, seat, kind)
     rows = [*state.rows]
     seat_rows = [*rows[seat]]
     seat_rows[row] = (*seat_rows[row], kind)
@@ -182,12 +187,15 @@ def _card_laid(state, event):
 
 def _card_drawn(state, event):
     seat = event["seat"]
-    new = state.clone()
+    new = state.keep_board()
     if event["source"] == "deck":
         kind = KIND_OF[event["hidden"]["card"]]
         new.deck_pos = state.deck_pos + 1
-        new.progressed = True
+        new.piles = state.piles
+        new.shown = state.shown
+        progressed = True
     else:
+        new.deck_pos = state.deck_pos
         source = ROW_INDEX[event["source"]]
         piles = [*state.piles]
         pile = piles[source]
@@ -199,6 +207,7 @@ def _card_drawn(state, event):
         insort(cards, kind)
         shown[seat] = (*cards,)
         new.shown = (*shown,)
+        progressed = state.progressed
     hands = [*state.hands]
     hand = [*hands[seat]]
     insort(hand, kind)
@@ -206,11 +215,18 @@ def _card_drawn(state, event):
     new.hands = (*hands,)
     owed = state.draws_owed - 1
     new.draws_owed = owed
+    new.progressed = progressed
     if owed <= 0:
         new.step = PLAY
         new.banned = 0
         new.to_move = (seat + 1) % state.setup.players
-        new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, new.progressed)
+        new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, progressed)
+    else:
+        new.step = state.step
+        new.banned = state.banned
+        new.to_move = state.to_move
+        new.turns = state.turns
+        new.idle_run = state.idle_run
     return new
 
 

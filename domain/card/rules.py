@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from domain.bots import BotTable
 from domain.card import snapshot
 from domain.card import view as views
@@ -10,7 +12,7 @@ from domain.card.commands import legal_moves
 from domain.card.decide import MAX_PLAYERS, MIN_PLAYERS, decide, normalize_options, start
 from domain.card.evolve import evolve, fold
 from domain.card.scoring import outcome
-from domain.card.state import FINISHED, CardState, phase_of, to_move
+from domain.card.state import FINISHED, CardState, phase_of
 from domain.game import Outcome, OutcomeResult
 
 
@@ -30,7 +32,8 @@ class CardRules(OutcomeResult):
     evolve = staticmethod(evolve)
     decide = staticmethod(decide)
     legal_moves = staticmethod(legal_moves)
-    to_move = staticmethod(to_move)
+    # The seat to move is a field of the state: read in C, not through a Python call.
+    to_move = staticmethod(attrgetter("to_move"))
     phase = staticmethod(phase_of)
     view = staticmethod(views.view)
     full_view = staticmethod(views.full_view)

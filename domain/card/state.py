@@ -141,28 +141,36 @@ class CardState:
 
     def clone(self) -> CardState:
         """A shallow copy (tuples are shared); the legal-move cache is not copied."""
-        new = _new(CardState)
-        new.setup = self.setup
+        new = self.keep_board()
         new.deck_pos = self.deck_pos
         new.hands = self.hands
         new.shown = self.shown
-        new.rows = self.rows
-        new.row_status = self.row_status
         new.piles = self.piles
-        new.stones_table = self.stones_table
-        new.stones_held = self.stones_held
-        new.closed_rows = self.closed_rows
         new.to_move = self.to_move
         new.step = self.step
         new.draws_owed = self.draws_owed
         new.banned = self.banned
+        new.turns = self.turns
+        new.idle_run = self.idle_run
+        new.progressed = self.progressed
+        return new
+
+    def keep_board(self) -> CardState:
+        """A new state sharing this one's board (rows and their status, stones, the final
+        round) but none of the turn's fields (cards, piles, whose step, the turn counts),
+        which the caller sets: a discard or a draw sets each once instead of copying it
+        first, and they are most of a game's events."""
+        new = _new(CardState)
+        new.setup = self.setup
+        new.rows = self.rows
+        new.row_status = self.row_status
+        new.stones_table = self.stones_table
+        new.stones_held = self.stones_held
+        new.closed_rows = self.closed_rows
         new.final_left = self.final_left
         new.laid_in_final = self.laid_in_final
         new.ender = self.ender
         new.end_reason = self.end_reason
-        new.turns = self.turns
-        new.idle_run = self.idle_run
-        new.progressed = self.progressed
         new._legal = None
         return new
 
