@@ -130,7 +130,44 @@ def _why_illegal(state, seat: int, code: int) -> IllegalMove:
     return IllegalMove("not a legal move now", rule=None)
 
 
-def _events_for(state, seat: int, code: int) -> list[dict]:
+def _end_by_service_rules(state, seat: int, from_deck: bool, events: list[dict]) -> None:
+    """E4, E5: after the turn's last owed draw, the final round when the turn was the 30th
+    idle one in a row or the 400th."""
+    if state.draws_owed != 1:
+        return
+    turns, idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed or from_deck)
+    reason = service_ending(turns, idle_run)
+    if reason is not None:
+        events.append({"type": "final_round_started", "by_seat": seat, "reason": reason})
+
+
+def _game_ended(state, events: list[dict]) -> dict:
+    for event in events:
+        state = REDUCERS[event["type"]](state, event)
+    result = outcome(state)
+    return {
+        "type": "game_ended",
+        "scores": list(result.scores),
+        "winners": list(result.winners),
+        "shared": result.shared,
+        "ended_by": state.end_reason,
+    }
+
+
+def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> list[dict]:
+    """The events of one legal command; raises a DomainError naming the broken rule."""
+    if state.step == FINISHED:
+        raise GameOver("the game is over", rule="K4")
+    if seat != state.to_move:
+        raise NotYourTurn(f"it is seat {state.to_move}'s turn", rule="S2")
+    if type(command) is not CardCommand:
+        command = parse(command)
+    legal = state._legal
+    if legal is None:
+        legal = legal_commands(state)
+    if command not in legal:  # shared commands: found by identity
+        raise _why_illegal(state, seat, command.code)
+    code = command.code
     # Draws first: every turn has one or two, and they have the highest codes.
     if DRAW_BASE <= code < STOP_CODE:
         source = code - DRAW_BASE
@@ -199,46 +236,6 @@ def _events_for(state, seat: int, code: int) -> list[dict]:
     if state.final_left == 1:
         events.append(_game_ended(state, events))
     return events
-
-
-def _end_by_service_rules(state, seat: int, from_deck: bool, events: list[dict]) -> None:
-    """E4, E5: after the turn's last owed draw, the final round when the turn was the 30th
-    idle one in a row or the 400th."""
-    if state.draws_owed != 1:
-        return
-    turns, idle_run = counts_after_turn(state.turns, state.idle_run, state.progressed or from_deck)
-    reason = service_ending(turns, idle_run)
-    if reason is not None:
-        events.append({"type": "final_round_started", "by_seat": seat, "reason": reason})
-
-
-def _game_ended(state, events: list[dict]) -> dict:
-    for event in events:
-        state = REDUCERS[event["type"]](state, event)
-    result = outcome(state)
-    return {
-        "type": "game_ended",
-        "scores": list(result.scores),
-        "winners": list(result.winners),
-        "shared": result.shared,
-        "ended_by": state.end_reason,
-    }
-
-
-def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> list[dict]:
-    """The events of one legal command; raises a DomainError naming the broken rule."""
-    if state.step == FINISHED:
-        raise GameOver("the game is over", rule="K4")
-    if seat != state.to_move:
-        raise NotYourTurn(f"it is seat {state.to_move}'s turn", rule="S2")
-    if type(command) is not CardCommand:
-        command = parse(command)
-    legal = state._legal
-    if legal is None:
-        legal = legal_commands(state)
-    if command not in legal:  # shared commands: found by identity
-        raise _why_illegal(state, seat, command.code)
-    return _events_for(state, seat, command.code)
 
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "decide", "normalize_options", "start"]
