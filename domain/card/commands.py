@@ -189,8 +189,9 @@ def legal_commands(state) -> tuple | list:
     step = state.step
     seat = state.to_move
     if step == PLAY:  # discards, then wishes, then lays
+        board = state.board
         cached, wishes, lays = _hand_options(
-            state.hands[seat], state.row_status[seat], state.stones_table
+            state.hands[seat], board.row_status[seat], board.stones_table
         )
         cached += wishes
         cached += lays
@@ -210,7 +211,7 @@ def legal_commands(state) -> tuple | list:
         cached = _DRAW_MOVES[blocked]
     elif step == FINAL_ROUND:
         if state.hands[seat]:
-            cached = _hand_options(state.hands[seat], state.row_status[seat], 0)[2]
+            cached = _hand_options(state.hands[seat], state.board.row_status[seat], 0)[2]
             cached.append(COMMANDS[STOP_CODE])
         else:
             cached = STOP_ONLY[1]

@@ -219,8 +219,8 @@ def decide(state, seat: int, command: Mapping, chance: Chance | None = None) -> 
             if (
                 kind < POINT_BASE
                 and kind % 12 == END
-                and state.row_status[seat][row] < CLOSED
-                and state.closed_rows + 1 >= FIFTH_ROW
+                and state.board.row_status[seat][row] < CLOSED
+                and state.board.closed_rows + 1 >= FIFTH_ROW
             ):
                 events.append(
                     {"type": "final_round_started", "by_seat": seat, "reason": "fifth_row"}

@@ -38,6 +38,7 @@ from domain.card.state import (
     FINISHED,
     NEXT_STATUS,
     PLAY,
+    CardState,
     Setup,
     initial_state,
 )
@@ -45,6 +46,7 @@ from domain.endless import counts_after_turn
 from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
+_new = object.__new__
 SOURCE_INDEX = {**ROW_INDEX, "deck": 6}
 
 
@@ -102,7 +104,10 @@ def _card_discarded(state, event):
     seat = event["seat"]
     kind = KIND_OF[event["card"]]
     pile = PILE_OF[kind]
-    new = state.keep_board()
+    new = _new(CardState)
+    new.setup = state.setup
+    new.board = state.board
+    new._legal = None
     new.hands, new.shown = _hands_without(state, seat, kind)
     piles = [*state.piles]
     piles[pile] = (*piles[pile], kind)
@@ -138,18 +143,20 @@ def _stone_wished(state, event):
     new.shown = _replace(state.shown, seat, shown)
     new.piles = piles
     new.banned = banned
-    new.stones_table = state.stones_table & ~stone
-    new.stones_held = _replace(state.stones_held, seat, state.stones_held[seat] | stone)
+    board = new.board = state.board.copy()
+    board.stones_table &= ~stone
+    board.stones_held = _replace(board.stones_held, seat, board.stones_held[seat] | stone)
     new.step = DRAW
     new.draws_owed = 2
     new.progressed = True
     return new
 
 
-def _advance_final(new, players: int) -> None:
-    new.laid_in_final = 0
-    new.final_left -= 1
-    if new.final_left <= 0:
+def _advance_final(new, board, players: int) -> None:
+    """The next seat's final-round turn, or the end (E3); `board` is `new`'s own copy."""
+    board.laid_in_final = 0
+    board.final_left -= 1
+    if board.final_left <= 0:
         new.step = FINISHED
         new.to_move = None
     else:
@@ -162,32 +169,36 @@ def _card_laid(state, event):
     row = ROW_INDEX[event["row"]]
     new = state.clone()
     new.hands, new.shown = _hands_without(state, seat, kind)
-    rows = [*state.rows]
+    board = new.board = state.board.copy()
+    rows = [*board.rows]
     seat_rows = [*rows[seat]]
     seat_rows[row] = (*seat_rows[row], kind)
     rows[seat] = (*seat_rows,)
-    new.rows = (*rows,)
+    board.rows = (*rows,)
     if kind < POINT_BASE:
-        status = state.row_status[seat]
+        status = board.row_status[seat]
         before = status[row]
         after = NEXT_STATUS[before][kind % 12]
-        new.row_status = _replace(state.row_status, seat, _replace(status, row, after))
+        board.row_status = _replace(board.row_status, seat, _replace(status, row, after))
         if after == CLOSED and before != CLOSED:
-            new.closed_rows = state.closed_rows + 1
+            board.closed_rows += 1
     if state.step == PLAY:
         new.step = DRAW
         new.draws_owed = 1
         new.progressed = True
     elif state.step == FINAL_ROUND:
-        new.laid_in_final = state.laid_in_final + 1
-        if new.laid_in_final >= 2:
-            _advance_final(new, state.setup.players)
+        board.laid_in_final += 1
+        if board.laid_in_final >= 2:
+            _advance_final(new, board, state.setup.players)
     return new
 
 
 def _card_drawn(state, event):
     seat = event["seat"]
-    new = state.keep_board()
+    new = _new(CardState)
+    new.setup = state.setup
+    new.board = state.board
+    new._legal = None
     if event["source"] == "deck":
         kind = KIND_OF[event["hidden"]["card"]]
         new.deck_pos = state.deck_pos + 1
@@ -236,17 +247,19 @@ def _final_round_started(state, event):
     new.step = FINAL_ROUND
     new.draws_owed = 0
     new.banned = 0
-    new.ender = by_seat
-    new.end_reason = event["reason"]
-    new.final_left = state.setup.players
-    new.laid_in_final = 0
+    board = new.board = state.board.copy()
+    board.ender = by_seat
+    board.end_reason = event["reason"]
+    board.final_left = state.setup.players
+    board.laid_in_final = 0
     new.to_move = (by_seat + 1) % state.setup.players
     return new
 
 
 def _player_stopped(state, event):
     new = state.clone()
-    _advance_final(new, state.setup.players)
+    new.board = state.board.copy()
+    _advance_final(new, new.board, state.setup.players)
     return new
 
 

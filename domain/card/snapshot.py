@@ -4,11 +4,15 @@ of another format is ignored and the log is folded instead."""
 
 from __future__ import annotations
 
-from domain.card.state import CardState, Setup
+from domain.card.state import Board, CardState, Setup
 from domain.snapshot_data import as_tuples, data_to_slots, slots_to_data
 
 FORMAT = 2
-FIELDS = tuple(name for name in CardState.__slots__ if name not in ("_legal", "setup"))
+# The state's fields and its board's, side by side as before the board was its own object.
+STATE_FIELDS = tuple(
+    name for name in CardState.__slots__ if name not in ("_legal", "board", "setup")
+)
+FIELDS = STATE_FIELDS + Board.__slots__
 
 
 def to_data(state: CardState) -> dict:
@@ -34,6 +38,8 @@ def from_data(data: dict) -> CardState:
         as_tuples(setup["deck"]),
         as_tuples(setup["removed"]),
     )
-    data_to_slots(state, data, FIELDS)
+    data_to_slots(state, data, STATE_FIELDS)
+    state.board = object.__new__(Board)
+    data_to_slots(state.board, data, Board.__slots__)
     state._legal = None
     return state

@@ -13,6 +13,7 @@ Row status (one small int per colour row, so that a lay is a table lookup):
 from __future__ import annotations
 
 from enum import StrEnum
+from operator import attrgetter
 
 from domain.card.cards import END
 from domain.game import Phase
@@ -107,41 +108,85 @@ class Setup:
         self.removed = removed  # kinds removed face down (S1)
 
 
+class Board:
+    """What most events leave alone: the rows and their status, the stones, the final round.
+    States share one until a lay, a wish or the final round needs a changed `copy`, so a
+    discard or a draw (most of a game's events) copies one reference, not nine."""
+
+    __slots__ = (
+        "closed_rows",
+        "end_reason",
+        "ender",
+        "final_left",
+        "laid_in_final",
+        "row_status",
+        "rows",
+        "stones_held",
+        "stones_table",
+    )
+
+    def copy(self) -> Board:
+        """A copy to change (its tuples are shared)."""
+        new = _new(Board)
+        new.rows = self.rows
+        new.row_status = self.row_status
+        new.closed_rows = self.closed_rows
+        new.stones_table = self.stones_table
+        new.stones_held = self.stones_held
+        new.final_left = self.final_left
+        new.laid_in_final = self.laid_in_final
+        new.ender = self.ender
+        new.end_reason = self.end_reason
+        return new
+
+
+def _on_board(name: str) -> property:
+    return property(attrgetter(f"board.{name}"), doc=f"The board's `{name}` (read only).")
+
+
 class CardState:
-    """One moment of a game. Treat as immutable; `clone` before changing a field.
+    """One moment of a game. Treat as immutable; `clone` before changing a field, and
+    change the board through a `Board.copy`.
 
     `turns` counts the turns played out (a play and its draws), `idle_run` the idle turns
     in a row (E4), `progressed` whether the turn in hand has laid, wished or drawn from
-    the draw pile so far."""
+    the draw pile so far. The board's fields read as the state's own (`state.rows`); the
+    rules' hot paths read `state.board` itself."""
 
     __slots__ = (
         "_legal",
         "banned",
-        "closed_rows",
+        "board",
         "deck_pos",
         "draws_owed",
-        "end_reason",
-        "ender",
-        "final_left",
         "hands",
         "idle_run",
-        "laid_in_final",
         "piles",
         "progressed",
-        "row_status",
-        "rows",
         "setup",
         "shown",
         "step",
-        "stones_held",
-        "stones_table",
         "to_move",
         "turns",
     )
 
+    rows = _on_board("rows")
+    row_status = _on_board("row_status")
+    closed_rows = _on_board("closed_rows")
+    stones_table = _on_board("stones_table")
+    stones_held = _on_board("stones_held")
+    final_left = _on_board("final_left")
+    laid_in_final = _on_board("laid_in_final")
+    ender = _on_board("ender")
+    end_reason = _on_board("end_reason")
+
     def clone(self) -> CardState:
-        """A shallow copy (tuples are shared); the legal-move cache is not copied."""
-        new = self.keep_board()
+        """A shallow copy (the board and tuples are shared); the legal-move cache is not
+        copied."""
+        new = _new(CardState)
+        new.setup = self.setup
+        new.board = self.board
+        new._legal = None
         new.deck_pos = self.deck_pos
         new.hands = self.hands
         new.shown = self.shown
@@ -155,25 +200,6 @@ class CardState:
         new.progressed = self.progressed
         return new
 
-    def keep_board(self) -> CardState:
-        """A new state sharing this one's board (rows and their status, stones, the final
-        round) but none of the turn's fields (cards, piles, whose step, the turn counts),
-        which the caller sets: a discard or a draw sets each once instead of copying it
-        first, and they are most of a game's events."""
-        new = _new(CardState)
-        new.setup = self.setup
-        new.rows = self.rows
-        new.row_status = self.row_status
-        new.stones_table = self.stones_table
-        new.stones_held = self.stones_held
-        new.closed_rows = self.closed_rows
-        new.final_left = self.final_left
-        new.laid_in_final = self.laid_in_final
-        new.ender = self.ender
-        new.end_reason = self.end_reason
-        new._legal = None
-        return new
-
     @property
     def deck_size(self) -> int:
         """Cards left in the draw pile."""
@@ -183,28 +209,35 @@ class CardState:
 _new = object.__new__
 
 
+def new_board(players: int) -> Board:
+    """The board right after the deal: empty rows, every stone on the table."""
+    board = _new(Board)
+    board.rows = tuple(((),) * 6 for _ in range(players))
+    board.row_status = tuple((EMPTY,) * 5 for _ in range(players))
+    board.closed_rows = 0
+    board.stones_table = sum(1 << v for v in range(1, 10))
+    board.stones_held = (0,) * players
+    board.final_left = 0
+    board.laid_in_final = 0
+    board.ender = None
+    board.end_reason = None
+    return board
+
+
 def initial_state(setup: Setup, hands: tuple) -> CardState:
     """The state right after the deal: seat 0 to play (S2)."""
     players = setup.players
     state = _new(CardState)
     state.setup = setup
+    state.board = new_board(players)
     state.deck_pos = 0
     state.hands = hands
     state.shown = ((),) * players
-    state.rows = tuple(((),) * 6 for _ in range(players))
-    state.row_status = tuple((EMPTY,) * 5 for _ in range(players))
     state.piles = ((),) * 6
-    state.stones_table = sum(1 << v for v in range(1, 10))
-    state.stones_held = (0,) * players
-    state.closed_rows = 0
     state.to_move = 0
     state.step = PLAY
     state.draws_owed = 0
     state.banned = 0
-    state.final_left = 0
-    state.laid_in_final = 0
-    state.ender = None
-    state.end_reason = None
     state.turns = 0
     state.idle_run = 0
     state.progressed = False

@@ -24,6 +24,7 @@ from domain.card.state import (
     CLOSED,
     EMPTY,
     NEXT_STATUS,
+    Board,
     CardState,
     Setup,
     direction_of,
@@ -112,6 +113,7 @@ class Dealer:
         view = self.view
         state = object.__new__(CardState)
         state.setup = Setup(view["players"], {}, deck, removed)
+        board = state.board = object.__new__(Board)
         state.deck_pos = 0
         state.hands = hands
         state.shown = tuple(tuple(sorted(cards)) for cards in self.known)
@@ -121,21 +123,21 @@ class Dealer:
             statuses.append(tuple(_status(cards) for cards in seat_rows))
             rows.append((*seat_rows, tuple(_kinds(seat["point_row"]))))
             held.append(sum(1 << v for v in seat["stones"]))
-        state.rows = tuple(rows)
-        state.row_status = tuple(statuses)
+        board.rows = tuple(rows)
+        board.row_status = tuple(statuses)
         state.piles = tuple(tuple(_kinds(view["piles"][name])) for name in ROWS)
-        state.stones_table = sum(1 << v for v in view["stones_on_table"])
-        state.stones_held = tuple(held)
-        state.closed_rows = view["closed_rows"]
+        board.stones_table = sum(1 << v for v in view["stones_on_table"])
+        board.stones_held = tuple(held)
+        board.closed_rows = view["closed_rows"]
         state.to_move = view["to_move"]
         state.step = view["step"]
         state.draws_owed = view["draws_owed"]
         state.banned = sum(1 << ROW_INDEX[name] for name in view["banned_piles"])
         final = view["final_round"]
-        state.ender = final and final["ended_by"]
-        state.end_reason = final and final["reason"]
-        state.final_left = final["turns_left"] if final else 0
-        state.laid_in_final = final["laid_this_turn"] if final else 0
+        board.ender = final and final["ended_by"]
+        board.end_reason = final and final["reason"]
+        board.final_left = final["turns_left"] if final else 0
+        board.laid_in_final = final["laid_this_turn"] if final else 0
         state.turns = view["turns"]
         state.idle_run = view["idle_turns"]
         state.progressed = view["progressed"]

@@ -66,9 +66,10 @@ def position(
         closed += sum(1 for s in status if s >= CLOSED)
         seat_rows.append(cards)
         seat_status.append(status)
-    state.rows = tuple(seat_rows)
-    state.row_status = tuple(seat_status)
-    state.closed_rows = closed
+    board = state.board  # a new state's own board, changed in place here
+    board.rows = tuple(seat_rows)
+    board.row_status = tuple(seat_status)
+    board.closed_rows = closed
     state.piles = tuple(_kinds((piles or {}).get(name, [])) for name in ROWS)
     held = []
     table = state.stones_table
@@ -78,15 +79,15 @@ def position(
             mask |= 1 << value
             table &= ~(1 << value)
         held.append(mask)
-    state.stones_held = tuple(held)
-    state.stones_table = table
+    board.stones_held = tuple(held)
+    board.stones_table = table
     state.to_move = to_move
     state.step = step
     state.draws_owed = draws_owed
     state.banned = sum(1 << ROWS.index(name) for name in banned)
     if step == FINAL_ROUND:
-        state.ender = ender if ender is not None else (to_move - 1) % players
-        state.end_reason = "deck_empty"
-        state.final_left = final_left or players
-        state.laid_in_final = laid_in_final
+        board.ender = ender if ender is not None else (to_move - 1) % players
+        board.end_reason = "deck_empty"
+        board.final_left = final_left or players
+        board.laid_in_final = laid_in_final
     return state
