@@ -179,60 +179,64 @@ def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, 
     return moves, _wishes(wishable) if paired else (), lays
 
 
+def legal_moves(state, seat: int) -> list:
+    """Every command `decide` accepts from `seat` now (shared read-only dicts; the list is
+    the caller's own). They are listed once per state, into `state._legal` (see
+    `legal_commands`), here rather than behind one more call, as a game's loop asks for
+    them on every step."""
+    if seat != state.to_move:
+        return []
+    listed = state._legal
+    if listed is None:
+        step = state.step
+        if step == PLAY:  # discards, then wishes, then lays
+            board = state.board
+            listed, wishes, lays = _hand_options(
+                state.hands[seat], board.row_status[seat], board.stones_table
+            )
+            listed += wishes
+            listed += lays
+        elif step == DRAW:
+            piles = state.piles
+            blocked = state.banned
+            if () in piles:  # most draws find no pile empty; unrolled, as a loop costs more
+                brown, yellow, pink, green, blue, point = piles
+                blocked |= (
+                    (not brown)
+                    | (not yellow) << 1
+                    | (not pink) << 2
+                    | (not green) << 3
+                    | (not blue) << 4
+                    | (not point) << 5
+                )
+            listed = _DRAW_MOVES[blocked]
+        elif step == FINAL_ROUND:
+            if state.hands[seat]:
+                listed = _hand_options(state.hands[seat], state.board.row_status[seat], 0)[2]
+                listed.append(COMMANDS[STOP_CODE])
+            else:
+                listed = STOP_ONLY[1]
+        else:
+            listed = ()
+        state._legal = listed
+    return [*listed]
+
+
 def legal_commands(state) -> tuple | list:
     """The shared commands the seat to move may send, cached on the state (the caller must
     not change the sequence). `decide` checks a command by finding it here: the commands
     are shared, so a legal one is found by identity."""
-    cached = state._legal
-    if cached is not None:
-        return cached
-    step = state.step
-    seat = state.to_move
-    if step == PLAY:  # discards, then wishes, then lays
-        board = state.board
-        cached, wishes, lays = _hand_options(
-            state.hands[seat], board.row_status[seat], board.stones_table
-        )
-        cached += wishes
-        cached += lays
-    elif step == DRAW:
-        piles = state.piles
-        blocked = state.banned
-        if () in piles:  # most draws find no pile empty; unrolled, as a loop costs more
-            brown, yellow, pink, green, blue, point = piles
-            blocked |= (
-                (not brown)
-                | (not yellow) << 1
-                | (not pink) << 2
-                | (not green) << 3
-                | (not blue) << 4
-                | (not point) << 5
-            )
-        cached = _DRAW_MOVES[blocked]
-    elif step == FINAL_ROUND:
-        if state.hands[seat]:
-            cached = _hand_options(state.hands[seat], state.board.row_status[seat], 0)[2]
-            cached.append(COMMANDS[STOP_CODE])
-        else:
-            cached = STOP_ONLY[1]
-    else:
-        cached = ()
-    state._legal = cached
-    return cached
+    listed = state._legal
+    if listed is None:
+        legal_moves(state, state.to_move)
+        listed = state._legal
+    return listed
 
 
 def legal_options(state) -> tuple:
     """(codes, moves) of the seat to move."""
     moves = legal_commands(state)
     return [move.code for move in moves], moves
-
-
-def legal_moves(state, seat: int) -> list:
-    """Every command `decide` accepts from `seat` now (shared read-only dicts; the list is
-    the caller's own)."""
-    if seat != state.to_move:
-        return []
-    return [*legal_commands(state)]
 
 
 def _shape_error(message: str) -> IllegalMove:
