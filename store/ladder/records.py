@@ -92,7 +92,7 @@ class LadderStore:
         return sum(self.lengths().values())
 
     def entries(
-        self, game: str | None = None, start: int = 0, count: int | None = None
+        self, game: str | None = None, *, start: int = 0, count: int | None = None
     ) -> list[LadderEntry]:
         """Entries of game type `game`'s log from position `start` (0-based), `count` of them
         (None: to the end). Without `game`: the whole ladder, each game type's log after the
@@ -206,7 +206,7 @@ class LadderStore:
         folded = 0
         for _ in range(FOLD_ATTEMPTS):
             cursor = int(self.client.get(keys.ladder_cursor(game)) or 0)
-            entries = self.entries(game, cursor, batch)
+            entries = self.entries(game, start=cursor, count=batch)
             if not entries:
                 return folded
             wanted = {(game, seat.participant) for entry in entries for seat in entry.seats}

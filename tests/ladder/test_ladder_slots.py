@@ -123,7 +123,7 @@ def _expected_histories(client, ladder: LadderStore) -> dict:
     """The histories a fold of each game type's log up to its cursor writes."""
     found = {}
     for game, cursor in ladder.cursors().items():
-        _, _, steps = fold_steps(ladder.entries(game, 0, cursor), 1)
+        _, _, steps = fold_steps(ladder.entries(game, count=cursor), 1)
         for _, key, scored in history_writes(steps):
             pairs = zip(scored[1::2], scored[::2], strict=True)
             found.setdefault(key, set()).update((m, float(s)) for m, s in pairs)
