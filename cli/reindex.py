@@ -9,8 +9,8 @@ import click
 @click.command()
 @click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
 def reindex(redis_url):
-    """Move the open seeks, challenges, two-board matches and the ladder's ratings from
-    their keys of before they were spread over a cluster's slots, rewrite the listing and
+    """Move the open seeks, challenges, two-board matches and the ladder's ratings and log
+    from their keys of before they were spread over a cluster's slots, rewrite the listing and
     bot-turn indexes of every stored game from its log, file the finished rated games
     missing from the ladder for settling, and index the look-alike skeleton of accounts
     made before skeletons were."""
@@ -21,7 +21,7 @@ def reindex(redis_url):
     from store.challenges.migrate import move_legacy_challenges
     from store.core.connection import store_client
     from store.core.locate import NoRedisConfigured, redis_url_from_env
-    from store.ladder.migrate import move_legacy_ladder
+    from store.ladder.migrate import move_ladder_logs, move_legacy_ladder
     from store.seeks.migrate import move_legacy_seeks
 
     try:
@@ -38,6 +38,9 @@ def reindex(redis_url):
     moved = move_legacy_ladder(service.client)
     if moved:
         click.echo(f"moved {moved} keys of the ladder's ratings to their game types' slots")
+    moved = move_ladder_logs(service.client)  # after the ratings: it renumbers their cursors
+    if moved:
+        click.echo(f"moved {moved} ladder entries to their game types' logs")
     count = service.rebuild_index()
     click.echo(f"reindexed {count} games")
     unsettled = requeue_unsettled(service)

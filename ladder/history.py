@@ -21,7 +21,7 @@ from ladder.fold import Key, Rating, rate, rated_seats
 @dataclass(frozen=True, slots=True)
 class HistoryPoint:
     """A participant's rating right after one rated game: ladder sequence number `seq`
-    (1-based position in the ladder's log), the game, when it finished (ms), its rank there,
+    (1-based position in its game type's log), the game, when it finished (ms), its rank there,
     and the rating it left with (`games` rated games so far)."""
 
     seq: int
@@ -88,22 +88,15 @@ def points(entry: LadderEntry, seq: int, changed: Mapping[Key, Rating]) -> dict[
 
 
 def fold_steps(
-    entries: Iterable[LadderEntry],
-    first_seq: int,
-    start: Mapping[Key, Rating] | None = None,
-    game: str | None = None,
+    entries: Iterable[LadderEntry], first_seq: int, start: Mapping[Key, Rating] | None = None
 ):
-    """The fold (ladder.fold.fold) with its steps: the ratings after `entries` (the first of
-    them is ladder sequence number `first_seq`), the keys they changed, and the history
-    points, in log order, as (key, point) pairs. `game`: fold only the entries of that game
-    type (the others keep their sequence numbers; a game type's ratings depend on its own
-    entries only)."""
+    """The fold (ladder.fold.fold) with its steps: the ratings after `entries`, consecutive
+    entries of one game type's log (the first of them is its sequence number `first_seq`),
+    the keys they changed, and the history points, in log order, as (key, point) pairs."""
     ratings = dict(start or {})
     touched: set[Key] = set()
     steps: list[tuple[Key, HistoryPoint]] = []
     for offset, entry in enumerate(entries):
-        if game is not None and entry.game != game:
-            continue
         changed = rate(entry, ratings)
         ratings.update(changed)
         touched.update(changed)

@@ -4,35 +4,34 @@ from __future__ import annotations
 
 from store.keys.games import PREFIX
 
-# ----- the ladder (one log of rated games' results; ratings are its fold) ------------------
-# The log and its games hash carry `{ladder}` (one append script names both); each game
-# type's fold cursor, ratings, board and rating histories carry `{l:<game>}` (one fold script
-# per game type names them together), so a cluster spreads the ratings over the game types.
-
-
-def _ladder(part: str) -> str:
-    return f"{PREFIX}:ladder:{{ladder}}:{part}"
+# ----- the ladder (one log per game type of its rated games' results; ratings are its fold) --
+# Every key of a game type's ladder carries `{l:<game>}`: its log and games hash (one append
+# script names both), its fold cursor, ratings, board and rating histories (one fold script
+# names them together), so a cluster spreads the appends and the folds over the game types,
+# and a fold reads only its own log. A game type's ratings depend on its own entries only,
+# so nothing needs an order across game types.
 
 
 def _game(game: str, part: str) -> str:
     return f"{PREFIX}:ladder:{{l:{game}}}:{part}"
 
 
-def ladder_log() -> str:
-    """The ladder's append-only list of entries (JSON, one per finished rated game); entry k
-    (1-based) is ladder sequence number k."""
-    return _ladder("log")
+def ladder_log(game: str) -> str:
+    """The append-only list of game type `game`'s ladder entries (JSON, one per finished
+    rated game); entry k (1-based) is that game type's ladder sequence number k."""
+    return _game(game, "log")
 
 
-def ladder_games() -> str:
-    """Hash: game id -> its ladder sequence number (written with the entry: once per game)."""
-    return _ladder("games")
+def ladder_games(game: str) -> str:
+    """Hash: game id -> its sequence number in `game`'s log (written with the entry: once
+    per game)."""
+    return _game(game, "games")
 
 
 def ladder_cursor(game: str) -> str:
-    """String: how many ladder entries the stored ratings of game `game` have folded (the
-    log's positions, entries of other game types passed over)."""
-    return _game(game, "cursor")
+    """String: how many entries of game `game`'s log its stored ratings have folded. (Named
+    apart from the cursor of the single log, which counted that log's positions.)"""
+    return _game(game, "folded")
 
 
 def ladder_ratings(game: str) -> str:
@@ -48,7 +47,7 @@ def ladder_board(game: str) -> str:
 def games_to_settle() -> str:
     """Sorted set of finished rated games whose result may not be in the ladder yet, scored
     by when they became due (ms) or, once a worker claimed one, until when its claim holds
-    (an index over the logs, written with the finishing append)."""
+    (an index over the game logs, written with the finishing append)."""
     return f"{PREFIX}:index:to-settle"
 
 
@@ -57,18 +56,24 @@ def games_to_settle() -> str:
 
 def ladder_history(game: str, participant: str) -> str:
     """Sorted set of an account's rating after each of its rated games of `game`, scored by
-    ladder sequence number (members: ladder.history.HistoryPoint JSON). Written by the
-    ladder's fold with the ratings; a rebuild rewrites it. Carries its game's `{l:<game>}`
-    like the ratings, so the fold's script names it with them."""
+    the game's sequence number in `game`'s log (members: ladder.history.HistoryPoint
+    JSON). Written by the ladder's fold with the ratings; a rebuild rewrites it. Carries its
+    game's `{l:<game>}` like the ratings, so the fold's script names it with them."""
     return _game(game, f"history:{participant}")
 
 
-def ladder_history_pattern() -> str:
-    """SCAN pattern of every rating history key."""
-    return f"{PREFIX}:ladder:{{l:*}}:history:*"
+def ladder_history_pattern(game: str = "*") -> str:
+    """SCAN pattern of every rating history key of game type `game` (default: of all)."""
+    return f"{PREFIX}:ladder:{{l:{game}}}:history:*"
 
 
-# ----- the ladder's keys before it was spread by game (read only by store.ladder.migrate) --
+# ----- the ladder's keys of before (read only by store.ladder.migrate) -----------------------
+# First everything sat on `{ladder}`; then each game type's cursor, ratings, board and
+# histories moved to `{l:<game>}` while the log and its games hash stayed on `{ladder}`.
+
+
+def _ladder(part: str) -> str:
+    return f"{PREFIX}:ladder:{{ladder}}:{part}"
 
 
 def legacy_ladder_cursor() -> str:
@@ -82,6 +87,27 @@ def legacy_ladder_game_keys_pattern() -> str:
 
 def legacy_ladder_prefix() -> str:
     return _ladder("")
+
+
+def legacy_ladder_log() -> str:
+    """The single log of every game type's entries (entry k: sequence number k)."""
+    return _ladder("log")
+
+
+def legacy_ladder_games() -> str:
+    """Hash: game id -> its position in the single log."""
+    return _ladder("games")
+
+
+def legacy_ladder_log_cursor(game: str) -> str:
+    """String: how many positions of the single log game type `game` had folded."""
+    return _game(game, "cursor")
+
+
+def ladder_moving(game: str) -> str:
+    """A key the move writes a new key of game type `game` into before renaming it onto
+    its place (on the game type's slot, so RENAME is legal on a cluster)."""
+    return _game(game, "moving")
 
 
 # ----- rated games between the same two accounts (ladder.pairs) ---------------------------

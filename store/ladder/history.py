@@ -1,14 +1,15 @@
 """Accounts' rating histories in Redis: one sorted set per (game type, account) of its rating
-after each rated game, scored by ladder sequence number (keys.ladder_history).
+after each rated game, scored by the game's sequence number in its game type's ladder log
+(keys.ladder_history).
 
 Why stored, not computed on request: a rating after a game depends on every opponent's
-rating before it, so one account's history needs the fold of the whole log up to its last
-game (the log may hold 100k entries). The ladder's fold (store.ladder.records.LadderStore) already
-computes each step; it writes the step's points in the same check-and-set script as the
-ratings, so history and ratings move together. A read is one ZREVRANGEBYSCORE: O(log n +
-page). A rebuild (`keltis ratings rebuild`) re-derives every point from the log and
-repairs the sets to match (missing points added, stale ones removed), so history, like the
-ratings, is the log's fold.
+rating before it, so one account's history needs the fold of its game type's whole log up
+to its last game (the log may hold 100k entries). The ladder's fold
+(store.ladder.records.LadderStore) already computes each step; it writes the step's points
+in the same check-and-set script as the ratings, so history and ratings move together. A
+read is one ZREVRANGEBYSCORE: O(log n + page). A rebuild (`keltis ratings rebuild`)
+re-derives every point from the logs and repairs the sets to match (missing points added,
+stale ones removed), so history, like the ratings, is the logs' fold.
 """
 
 from __future__ import annotations
@@ -54,14 +55,16 @@ def page(
     return found, (found[-1].seq if len(raw) > limit else None)
 
 
-def repair(client: redis.Redis, steps: list[tuple[Key, HistoryPoint]], upto: int) -> int:
-    """Make the stored histories hold exactly the points `steps` (a fold of the log's first
-    `upto` entries) for sequence numbers 1..upto; points after `upto` (folded since) are
-    kept. The number of points added or removed (0: the stored history was the fold)."""
+def repair(client: redis.Redis, game: str, steps: list[tuple[Key, HistoryPoint]], upto: int) -> int:
+    """Make the stored histories of game type `game` hold exactly the points `steps` (a fold
+    of its log's first `upto` entries) for sequence numbers 1..upto; points after `upto`
+    (folded since) are kept. The number of points added or removed (0: the stored history
+    was the fold)."""
     wanted: dict[str, set[bytes]] = {}
-    for (game, participant), point in steps:
+    for (_, participant), point in steps:
         wanted.setdefault(keys.ladder_history(game, participant), set()).add(point.to_member())
-    stored_keys = {text(key) for key in client.scan_iter(match=keys.ladder_history_pattern())}
+    pattern = keys.ladder_history_pattern(game)
+    stored_keys = {text(key) for key in client.scan_iter(match=pattern)}
     changed = 0
     for key in sorted(stored_keys | set(wanted)):
         have = _members(client, key, upto)

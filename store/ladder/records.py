@@ -1,18 +1,20 @@
-"""The ladder in Redis: its append-only log (one entry per finished rated game, written once,
-keyed by the game id), the stored ratings (the log's fold, updated in log order), and the
-set of finished rated games still to settle. Storage only: application/games/settle.py decides
-what goes in.
+"""The ladder in Redis: per game type, an append-only log (one entry per finished rated game
+of that type, written once, keyed by the game id) and the stored ratings (the log's fold,
+updated in log order); and the set of finished rated games still to settle. Storage only:
+application/games/settle.py decides what goes in.
 
-The log and its games hash carry the hash tag `{ladder}`; each game type's cursor, ratings,
-board and histories carry `{l:<game>}` (store.keys.ladder), so a game type's fold script
-stays legal on a Redis Cluster and the game types' ratings sit on different slots.
-Appending is one script: HGET the game id, else RPUSH the entry and HSET the id to its
-sequence number, so two workers settling one game at once append it once. Folding, per game
-type: read its cursor (log entries folded so far), the next entries and the ratings they
-touch, fold that game type's entries (ladder.fold) and write the new ratings with the new
-cursor only if the cursor has not moved (a check-and-set script); a loser reads again. A
-rebuild folds the whole log from nothing and replaces every rating of a game type with its
-cursor in one script.
+Every key of a game type's ladder carries `{l:<game>}` (store.keys.ladder): its log, games
+hash, cursor, ratings, board and histories, so its append script and its fold script stay
+legal on a Redis Cluster and the game types' results and ratings sit on different slots.
+A game type's ratings depend on its own entries only, so the logs need no common order: a
+sequence number is a position in its game type's log. Appending is one script: HGET the
+game id in its game type's games hash, else RPUSH the entry and HSET the id to its sequence
+number, so two workers settling one game at once append it once (a game has one game type,
+so one hash decides). Folding, per game type: read its cursor (entries of its log folded so
+far), the next entries and the ratings they touch, fold them (ladder.fold) and write the
+new ratings with the new cursor only if the cursor has not moved (a check-and-set script);
+a loser reads again. A rebuild folds each game type's whole log from nothing and replaces
+every rating of the game type with its cursor in one script.
 """
 
 from __future__ import annotations
@@ -72,33 +74,64 @@ class LadderStore:
     # ----- the log ---------------------------------------------------------------------
 
     def append(self, entry: LadderEntry) -> Appended:
-        """Append a game's result unless the ladder holds that game already."""
+        """Append a game's result to its game type's log unless that log holds the game
+        already; `seq` is its place in that log."""
+        game = entry.game
         new, seq = self.append_script(
-            keys=[keys.ladder_games(), keys.ladder_log()], args=[entry.game_id, entry.to_json()]
+            keys=[keys.ladder_games(game), keys.ladder_log(game)],
+            args=[entry.game_id, entry.to_json()],
         )
         return Appended(int(seq), bool(new))
 
-    def length(self) -> int:
-        return int(self.client.llen(keys.ladder_log()))
+    def lengths(self) -> dict[str, int]:
+        """Each game type's log length."""
+        return self._per_game(lambda pipe, game: pipe.llen(keys.ladder_log(game)))
 
-    def entries(self, start: int = 0, count: int | None = None) -> list[LadderEntry]:
-        """Entries from position `start` (0-based), `count` of them (None: to the end)."""
+    def length(self) -> int:
+        """Entries in the whole ladder (every game type's log)."""
+        return sum(self.lengths().values())
+
+    def entries(
+        self, game: str | None = None, *, start: int = 0, count: int | None = None
+    ) -> list[LadderEntry]:
+        """Entries of game type `game`'s log from position `start` (0-based), `count` of them
+        (None: to the end). Without `game`: the whole ladder, each game type's log after the
+        other in name order (all a fold needs: a game type's entries in their order)."""
+        if game is None:
+            if start or count is not None:
+                raise ValueError("a position is one game type's: name the game type")
+            return [entry for name in sorted(game_names()) for entry in self.entries(name)]
         found: list[LadderEntry] = []
         while count is None or len(found) < count:
             chunk = READ_CHUNK if count is None else min(READ_CHUNK, count - len(found))
             at = start + len(found)
-            raw = self.client.lrange(keys.ladder_log(), at, at + chunk - 1)
+            raw = self.client.lrange(keys.ladder_log(game), at, at + chunk - 1)
             found += [LadderEntry.from_json(item) for item in raw]
             if len(raw) < chunk:
                 break
         return found
 
     def sequence_of(self, game_ids: list[str]) -> list[int | None]:
-        """Each game's ladder sequence number (None: not in the ladder)."""
+        """Each game's sequence number in its game type's log (None: not in the ladder). A
+        game id names one game type's game, so at most one games hash holds it."""
         if not game_ids:
             return []
-        found = self.client.hmget(keys.ladder_games(), game_ids)
-        return [None if seq is None else int(seq) for seq in found]
+        per_game = self._per_game(lambda pipe, game: pipe.hmget(keys.ladder_games(game), game_ids))
+        found: list[int | None] = [None] * len(game_ids)
+        for seqs in per_game.values():
+            for at, seq in enumerate(seqs):
+                if seq is not None:
+                    found[at] = int(seq)
+        return found
+
+    def _per_game(self, command) -> dict:
+        """One command per game type (`command(pipe, game)`), sent together: each game
+        type's answer."""
+        names = sorted(game_names())
+        pipe = self.client.pipeline(transaction=False)
+        for game in names:
+            command(pipe, game)
+        return dict(zip(names, pipe.execute(), strict=True))
 
     # ----- games to settle -------------------------------------------------------------
 
@@ -132,16 +165,14 @@ class LadderStore:
     # ----- ratings ---------------------------------------------------------------------
 
     def cursor(self) -> int:
-        """How many log entries every game type's ratings have folded (the least)."""
-        return min(self.cursors().values())
+        """How many entries of the whole ladder the stored ratings have folded (the game
+        types' cursors summed: length() once every game type has folded all of its log)."""
+        return sum(self.cursors().values())
 
     def cursors(self) -> dict[str, int]:
-        """Each game type's fold cursor."""
-        names = sorted(game_names())
-        pipe = self.client.pipeline(transaction=False)
-        for game in names:
-            pipe.get(keys.ladder_cursor(game))
-        return {game: int(raw or 0) for game, raw in zip(names, pipe.execute(), strict=True)}
+        """Each game type's fold cursor (entries of its log folded)."""
+        found = self._per_game(lambda pipe, game: pipe.get(keys.ladder_cursor(game)))
+        return {game: int(raw or 0) for game, raw in found.items()}
 
     def ratings(self, wanted: Iterable[Key]) -> dict[Key, Rating]:
         """The stored ratings of (game type, participant) keys (missing ones left out)."""
@@ -167,41 +198,46 @@ class LadderStore:
 
     def fold_pending(self, batch: int = FOLD_BATCH) -> int:
         """Fold the entries after each game type's cursor into its stored ratings, `batch`
-        log entries at a time, in log order; the number of entries folded by this call."""
+        entries of its log at a time, in log order; the number of entries folded by this
+        call."""
         return sum(self._fold_game(game, batch) for game in sorted(game_names()))
 
     def _fold_game(self, game: str, batch: int) -> int:
         folded = 0
         for _ in range(FOLD_ATTEMPTS):
             cursor = int(self.client.get(keys.ladder_cursor(game)) or 0)
-            entries = self.entries(cursor, batch)
+            entries = self.entries(game, start=cursor, count=batch)
             if not entries:
                 return folded
-            wanted = {(e.game, s.participant) for e in entries if e.game == game for s in e.seats}
-            ratings, touched, steps = fold_steps(
-                entries, cursor + 1, self.ratings(wanted), game=game
-            )
+            wanted = {(game, seat.participant) for entry in entries for seat in entry.seats}
+            ratings, touched, steps = fold_steps(entries, cursor + 1, self.ratings(wanted))
             writes = _rating_writes({key: ratings[key] for key in touched})
             writes += ladder_history.history_writes(steps)  # store.ladder.history
             if self._write(game, str(cursor), cursor + len(entries), writes):
-                folded += sum(e.game == game for e in entries)
+                folded += len(entries)
         return folded
 
     def rebuild(self) -> Rebuilt:
-        """Fold the whole log from nothing and replace the stored ratings with the result
-        (and each game type's cursor with the log's length), then repair the rating
-        histories to match the re-fold's steps (store.ladder.history.repair)."""
-        entries = self.entries()
-        ratings, _, steps = fold_steps(entries, 1)
-        games = set(game_names()) | {game for game, _ in ratings}
-        stored = self.all_ratings(games)
-        differing = sum(stored.get(key) != ratings.get(key) for key in set(stored) | set(ratings))
-        for game in sorted(games):
+        """Fold each game type's whole log from nothing and replace its stored ratings with
+        the result (and its cursor with its log's length), then repair its rating histories
+        to match the re-fold's steps (store.ladder.history.repair); the game types summed."""
+        done = Rebuilt(0, 0, 0)
+        for game in sorted(game_names()):
+            entries = self.entries(game)
+            ratings, _, steps = fold_steps(entries, 1)
+            stored = self.all_ratings([game])
+            differing = sum(stored.get(k) != ratings.get(k) for k in set(stored) | set(ratings))
             deletes = [("DEL", keys.ladder_ratings(game), []), ("DEL", keys.ladder_board(game), [])]
-            mine = {key: rating for key, rating in ratings.items() if key[0] == game}
-            self._write(game, "", len(entries), deletes + _rating_writes(mine))
-        repaired = ladder_history.repair(self.client, steps, len(entries))
-        return Rebuilt(len(entries), len(ratings), differing, len(steps), repaired)
+            self._write(game, "", len(entries), deletes + _rating_writes(ratings))
+            repaired = ladder_history.repair(self.client, game, steps, len(entries))
+            done = Rebuilt(
+                done.entries + len(entries),
+                done.ratings + len(ratings),
+                done.differing + differing,
+                done.history_points + len(steps),
+                done.history_differing + repaired,
+            )
+        return done
 
     def _write(
         self, game: str, expected: str, cursor: int, writes: list[tuple[str, str, list]]

@@ -70,7 +70,7 @@ def _history(http, name: str, game: str, limit: int) -> list[dict]:
 def test_rating_history_is_the_steps_of_the_ladders_fold(http, games, played):
     ladder = LadderStore(games.client)
     assert ladder.length() == ladder.cursor() == 8
-    _, _, steps = fold_steps(ladder.entries(), 1)
+    _, _, steps = fold_steps(ladder.entries(CARD), 1)
     expected = [
         point.shown()
         for (game, participant), point in steps

@@ -21,7 +21,8 @@ from tests.ladder.conftest import CARD, DICE, finish_bot_game, move_once
 
 
 def ladder_ids(client) -> list[str]:
-    return [LadderEntry.from_json(raw).game_id for raw in client.lrange(keys.ladder_log(), 0, -1)]
+    """The game ids of the whole ladder (every game type's log)."""
+    return [entry.game_id for entry in LadderStore(client).entries()]
 
 
 def to_settle(client) -> set[str]:
@@ -65,7 +66,7 @@ def test_the_finishing_append_files_a_rated_game_and_settling_appends_it_once(ga
     assert settle(games, record).new is False  # settling again finds it there
     assert ladder_ids(client) == [record.game_id]
     assert to_settle(client) == set()
-    entry = LadderEntry.from_json(client.lindex(keys.ladder_log(), 0))
+    entry = LadderEntry.from_json(client.lindex(keys.ladder_log(CARD), 0))
     assert entry == ladder_entry(record)
     assert [s.name for s in entry.seats] == ["greedy", "random"]
     assert entry.finished_at == record.updated_at
@@ -79,8 +80,10 @@ def test_an_unrated_game_never_reaches_the_ladder(games):
     assert ladder_ids(games.client) == []
 
 
+@pytest.mark.cluster_too
 def test_settling_one_game_from_many_threads_at_once_appends_it_once(games):
-    records = [finish_bot_game(games, ["greedy", "random"]) for _ in range(3)]
+    kinds = (CARD, DICE, CARD)  # each game type's log on its own slot
+    records = [finish_bot_game(games, ["greedy", "random"], game=game) for game in kinds]
     barrier = threading.Barrier(8)
 
     def racer():
@@ -94,6 +97,7 @@ def test_settling_one_game_from_many_threads_at_once_appends_it_once(games):
     for thread in threads:
         thread.join()
     assert sorted(ladder_ids(games.client)) == sorted(r.game_id for r in records)
+    assert LadderStore(games.client).lengths() == {CARD: 2, DICE: 1}
 
 
 def test_a_settler_that_died_after_appending_leaves_no_second_entry(games):
@@ -123,7 +127,7 @@ def test_a_resigned_account_ranks_last_and_loses_rating(games, accounts):
     after, _ = clocks.resign(games, record.game_id, key)
     assert after.finished
     assert settle_due(games) == 1
-    entry = LadderEntry.from_json(games.client.lindex(keys.ladder_log(), 0))
+    entry = LadderEntry.from_json(games.client.lindex(keys.ladder_log(CARD), 0))
     quitter, greedy = entry.seats
     assert (quitter.name, quitter.bot, quitter.rank) == ("Quitter", False, 2)
     assert quitter.forfeited and not quitter.winner

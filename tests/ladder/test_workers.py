@@ -10,7 +10,6 @@ import pytest
 
 from application.games.service import GameService
 from application.operations.jobs import BotTurnQueue
-from ladder.entries import LadderEntry
 from ladder.fold import fold
 from store import keys
 from store.ladder.records import LadderStore
@@ -39,7 +38,8 @@ def create_rated(service: GameService) -> str:
 
 
 def ladder_ids(client) -> list[str]:
-    return [LadderEntry.from_json(raw).game_id for raw in client.lrange(keys.ladder_log(), 0, -1)]
+    """The game ids of the whole ladder (every game type's log)."""
+    return [entry.game_id for entry in LadderStore(client).entries()]
 
 
 def test_two_workers_settle_every_rated_game_once(workers, scheduled, private_redis):

@@ -72,8 +72,13 @@ def test_challenges_spread_by_challenge_and_account():
 
 def test_the_ladder_spreads_by_game_type():
     assert differ(keys.ladder_ratings, "keltis-card", "keltis-dice")
-    # One game type's fold names its cursor, ratings, board and histories together.
-    together = {keys.ladder_cursor("keltis-card"), keys.ladder_board("keltis-card")}
-    together |= {keys.ladder_ratings("keltis-card"), keys.ladder_history("keltis-card", "acct:a")}
-    assert len({slot(k) for k in together}) == 1
-    assert slot(keys.ladder_log()) == slot(keys.ladder_games())
+    # The results too: each game type appends to a log of its own, on its own slot.
+    assert differ(keys.ladder_log, "keltis-card", "keltis-dice")
+    assert differ(keys.ladder_games, "keltis-card", "keltis-dice")
+    # One game type's append names its log and games hash; its fold names its cursor,
+    # ratings, board and histories, and reads its log: all on the game type's one slot.
+    for game in ("keltis-card", "keltis-dice"):
+        together = {keys.ladder_log(game), keys.ladder_games(game), keys.ladder_cursor(game)}
+        together |= {keys.ladder_ratings(game), keys.ladder_board(game)}
+        together |= {keys.ladder_history(game, "acct:a"), keys.ladder_moving(game)}
+        assert {slot(k) for k in together} == {slot(keys.ladder_ratings(game))}

@@ -145,7 +145,10 @@ def expire_before_launch(t: Open) -> None:
 def ladder_entry(t: Open, index: int):
     ladder = LadderStore(t.service.client)
     (seq,) = ladder.sequence_of([t.game_id(index)])
-    return None if seq is None else ladder.entries(seq - 1, 1)[0]
+    if seq is None:
+        return None
+    game = t.service.load(t.game_id(index))[0].game  # a sequence number is its game type's
+    return ladder.entries(game, start=seq - 1, count=1)[0]
 
 
 def exported(t: Open) -> dict[str, dict]:

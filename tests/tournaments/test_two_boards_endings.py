@@ -136,7 +136,7 @@ def test_a_seat_forfeited_on_the_first_board_ranks_last_in_its_summed_match(
     assert outcome["game_ids"] == [t.gid(0), t.gid(0, 1)]
     assert ladder_seqs(t, [t.gid(0, 1)]) == [None]
     (seq,) = ladder_seqs(t, [t.gid(0)])
-    (entry,) = LadderStore(t.service.client).entries(seq - 1, 1)
+    (entry,) = LadderStore(t.service.client).entries(t.load(t.gid(0)).game, start=seq - 1, count=1)
     assert entry.seats[account_seat].forfeited and entry.seats[account_seat].rank == 2
 
 
