@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, jsonify, request
 
-from api.accounts.common import EXTENSION, accounts, authenticated, client_address
+from api.accounts.common import EXTENSION, accounts, authenticated
 from api.accounts.session_schemas import ConfirmSchema
 from api.core import extensions, quotas, schemas
+from api.core.auth import client_address
 from api.core.bodies import json_body, query
 from api.games import budget
 from application.accounts.errors import AccountNotFound
