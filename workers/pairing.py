@@ -5,9 +5,10 @@ seek_pass) every KELTIS_PAIR_EVERY_S seconds (1; 0 disables), and at once when a
 from __future__ import annotations
 
 import settings
+from application.budget.service import account_budgets
 from application.games.service import GameService
 from application.operations.jobs import BotTurnQueue
-from application.seeks.worker_pass import PairingPass, budgets_from_env
+from application.seeks.worker_pass import PairingPass
 from store import keys
 from store.core.cache import RecordCache
 from store.core.connection import queue_client, store_client
@@ -31,7 +32,7 @@ class PairingThread(DoorbellThread):
         client = store_client(self.redis_url)
         scheduler = BotTurnQueue(queue_client(self.redis_url))
         service = GameService(client, cache=RecordCache(256), scheduler=scheduler)
-        self.passes = PairingPass(service, budgets=budgets_from_env(client))
+        self.passes = PairingPass(service, budgets=account_budgets(client))
         self.doorbell = service.notices.listen(keys.seeks_channel())
 
     def tick(self) -> None:
