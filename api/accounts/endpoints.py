@@ -50,10 +50,8 @@ def create_account():
     body = json_body(schemas.use(schemas.CreateAccountSchema))
     quotas.account_requested()
     new = accounts().sign_up(body["name"], body["bot"], body["webhook"], body["password"])
-    response = jsonify(_with_secrets(new, new.record.webhook))
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/accounts/{new.record.name}"
-    return response
+    location = {"Location": f"/v1/accounts/{new.record.name}"}
+    return jsonify(_with_secrets(new, new.record.webhook)), 201, location
 
 
 @blueprint.get("/accounts/<name>")

@@ -46,9 +46,7 @@ def sign_in():
     sessions = accounts().sessions
     new = sessions.sign_in(body["name"], body["password"], user_agent(), client_address())
     observe.note_account(new.name)
-    response = jsonify(_new_session(new))
-    response.status_code = 201
-    return response
+    return jsonify(_new_session(new)), 201
 
 
 @blueprint.put("/me/password")

@@ -54,10 +54,7 @@ def create_game():
             "creator_token": creator_token,
         }
     )
-    response = jsonify(payload)
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/games/{record.game_id}"
-    return response
+    return jsonify(payload), 201, {"Location": f"/v1/games/{record.game_id}"}
 
 
 @blueprint.get("")

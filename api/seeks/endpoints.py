@@ -36,10 +36,7 @@ def open_seek():
     bounds = current_app.config["SEEK_BOUNDS"]
     policy = current_app.extensions[ACCOUNTS].policy
     shown = seeks.open_seek(games, account, body, address, bounds, policy)
-    response = jsonify(shown)
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/seeks/{shown['id']}"
-    return response
+    return jsonify(shown), 201, {"Location": f"/v1/seeks/{shown['id']}"}
 
 
 @blueprint.get("")
