@@ -12,6 +12,7 @@ import json
 import click
 
 from application.arenas.service import OPERATOR_ENV
+from cli.options import redis_url_option, store_url
 
 MINUTE_MS = 60_000
 
@@ -19,13 +20,8 @@ MINUTE_MS = 60_000
 def _redis_store(redis_url):
     from store.arenas.records import ArenaStore
     from store.core.connection import store_client
-    from store.core.locate import NoRedisConfigured, redis_url_from_env
 
-    try:
-        url = redis_url or redis_url_from_env()
-    except NoRedisConfigured as error:
-        raise click.ClickException(str(error)) from error
-    return ArenaStore(store_client(url))
+    return ArenaStore(store_client(store_url(redis_url)))
 
 
 def _call(server: str, token: str | None, method: str, path: str, body: dict | None = None):
@@ -63,9 +59,6 @@ server_option = click.option("--server", default=None, help="Call this server's 
 token_option = click.option(
     "--token", envvar=OPERATOR_ENV, default=None, help="The operator's token (with --server)."
 )
-redis_option = click.option(
-    "--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url."
-)
 
 
 @click.group()
@@ -83,7 +76,7 @@ def arena():
 @click.option("--bot", "bots", multiple=True, help="A built-in bot as an entry (repeatable).")
 @server_option
 @token_option
-@redis_option
+@redis_url_option
 def open_(name, game, players, clock, max_timeouts, minutes, bots, server, token, redis_url):
     """Open an arena now for MINUTES; prints its id."""
     from application.arenas import service as arenas
@@ -108,7 +101,7 @@ def open_(name, game, players, clock, max_timeouts, minutes, bots, server, token
 @arena.command("list")
 @click.option("--json", "as_json", is_flag=True, help="The API's JSON.")
 @server_option
-@redis_option
+@redis_url_option
 def list_(as_json, server, redis_url):
     """The newest arenas."""
     from application.arenas import service as arenas
@@ -128,7 +121,7 @@ def list_(as_json, server, redis_url):
 @click.argument("arena_id")
 @server_option
 @token_option
-@redis_option
+@redis_url_option
 def close(arena_id, server, token, redis_url):
     """Close an arena now: no game starts any more; running ones finish."""
     from application.arenas import service as arenas

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import click
 
+from cli.options import redis_url_option, store_url
+
 
 @click.command()
-@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@redis_url_option
 @click.option("--stalled", is_flag=True, help="List the games whose bot turn keeps failing.")
 @click.option(
     "--long", "long_", is_flag=True, help="List games in play far beyond a normal length."
@@ -25,14 +27,10 @@ def games(redis_url, stalled, long_, min_version):
     --long, those in play at --min-version or beyond (id, game, status, version, created,
     seats), longest first."""
     from store.core.connection import store_client
-    from store.core.locate import NoRedisConfigured, redis_url_from_env
 
     if stalled == long_:
         raise click.UsageError("say which games: --stalled or --long")
-    try:
-        url = redis_url or redis_url_from_env()
-    except NoRedisConfigured as error:
-        raise click.ClickException(str(error)) from error
+    url = store_url(redis_url)
     if long_:
         _long(store_client(url), min_version)
     else:

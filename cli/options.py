@@ -1,4 +1,5 @@
-"""`--option KEY=VALUE` game options, shared by the commands that start games."""
+"""Options shared by commands: `--option KEY=VALUE` game options of the commands that start
+games, `--redis-url` of those that work on the store directly."""
 
 from __future__ import annotations
 
@@ -23,3 +24,18 @@ def parse_option_pairs(pairs: tuple[str, ...]) -> dict:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
         options[key] = value
     return options
+
+
+redis_url_option = click.option(
+    "--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url."
+)
+
+
+def store_url(redis_url: str | None) -> str:
+    """`--redis-url`, else REDIS_URL, else var/redis.url; a click error when none is set."""
+    from store.core.locate import NoRedisConfigured, redis_url_from_env
+
+    try:
+        return redis_url or redis_url_from_env()
+    except NoRedisConfigured as error:
+        raise click.ClickException(str(error)) from error

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import click
 
+from cli.options import redis_url_option, store_url
+
 
 @click.group()
 def ratings():
@@ -14,7 +16,7 @@ def ratings():
 
 
 @ratings.command()
-@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@redis_url_option
 def rebuild(redis_url):
     """Fold each game type's ladder log from its first entry and store the ratings it gives;
     reports how many stored ratings differed from the re-fold (0: reproduced exactly), and
@@ -30,7 +32,7 @@ def rebuild(redis_url):
 
 
 @ratings.command()
-@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@redis_url_option
 @click.option(
     "--hours",
     type=click.IntRange(1, 168),
@@ -87,11 +89,7 @@ def _name(participant: str) -> str:
 
 
 def _client(redis_url: str | None):
-    """The store's Redis client: `--redis-url`, else REDIS_URL, else var/redis.url."""
+    """The store's Redis client (`store_url`)."""
     from store.core.connection import store_client
-    from store.core.locate import NoRedisConfigured, redis_url_from_env
 
-    try:
-        return store_client(redis_url or redis_url_from_env())
-    except NoRedisConfigured as error:
-        raise click.ClickException(str(error)) from error
+    return store_client(store_url(redis_url))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import click
 
+from cli.options import redis_url_option, store_url
+
 
 @click.command()
-@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@redis_url_option
 def reindex(redis_url):
     """Move the open seeks, challenges, two-board matches and the ladder's ratings and log
     from their keys of before they were spread over a cluster's slots, rewrite the listing and
@@ -20,15 +22,10 @@ def reindex(redis_url):
     from store.accounts.records import AccountStore
     from store.challenges.migrate import move_legacy_challenges
     from store.core.connection import store_client
-    from store.core.locate import NoRedisConfigured, redis_url_from_env
     from store.ladder.migrate import move_ladder_logs, move_legacy_ladder
     from store.seeks.migrate import move_legacy_seeks
 
-    try:
-        url = redis_url or redis_url_from_env()
-    except NoRedisConfigured as error:
-        raise click.ClickException(str(error)) from error
-    service = GameService(store_client(url))
+    service = GameService(store_client(store_url(redis_url)))
     seeks = move_legacy_seeks(service.client)
     if seeks:
         click.echo(f"moved {seeks} open seeks to their new keys")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import click
 
+from cli.options import redis_url_option, store_url
+
 
 @click.command()
-@click.option("--redis-url", envvar="REDIS_URL", default=None, help="Default: var/redis.url.")
+@redis_url_option
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
 @click.option("--sweep-every", default=5.0, show_default=True, help="Seconds; 0 disables.")
 @click.option("--stale-after", default=5.0, show_default=True, help="Seconds a bot may lag.")
@@ -55,13 +57,9 @@ def worker(
     games, re-enqueue lost jobs, expire games that waited too long for seats, time out turns
     whose deadline passed, put finished rated games into the ladder, compact finished games'
     logs."""
-    from store.core.locate import NoRedisConfigured, redis_url_from_env
     from workers.runner import run_worker
 
-    try:
-        url = redis_url or redis_url_from_env()
-    except NoRedisConfigured as error:
-        raise click.ClickException(str(error)) from error
+    url = store_url(redis_url)
     click.echo(f"worker on {url}", err=True)
     if metrics_bind:
         from workers.metrics_server import serve_metrics

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-SPECTATOR = None
-
 
 def redact_event(event: Mapping, viewer: int | None, revealed: bool = False) -> dict:
     """The event as `viewer` (a seat, or None for a spectator) may see it."""

@@ -13,19 +13,9 @@ TURN_TIMED_OUT = "turn_timed_out"
 SEAT_FORFEITED = "seat_forfeited"
 GAME_ENDED_EARLY = "game_ended_early"  # not "game_ended": the card rules own that name
 BOT_FALLBACK = "bot_fallback"
-SERVICE_EVENTS = frozenset(
-    {
-        GAME_CREATED,
-        SEAT_JOINED,
-        GAME_EXPIRED,
-        TURN_TIMED_OUT,
-        SEAT_FORFEITED,
-        GAME_ENDED_EARLY,
-        BOT_FALLBACK,
-    }
-)
 # Service events that may stand among the turns of a started game (replays/log.py).
 IN_PLAY_EVENTS = frozenset({TURN_TIMED_OUT, SEAT_FORFEITED, GAME_ENDED_EARLY, BOT_FALLBACK})
+SERVICE_EVENTS = IN_PLAY_EVENTS | {GAME_CREATED, SEAT_JOINED, GAME_EXPIRED}
 FALLBACK_BUDGET = "budget"
 
 

@@ -1,8 +1,7 @@
-"""Canonical JSON and SHA-256: the byte forms the replay chain is computed over."""
+"""Canonical JSON: the byte form the replay chain is computed over."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 
@@ -10,11 +9,6 @@ def canonical_json(value) -> bytes:
     """Sorted keys, no spaces, UTF-8 (`ensure_ascii=False`): one byte string per value."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
-
-
-def sha256_hex(data: bytes) -> str:
-    """The SHA-256 of `data` as lowercase hex."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def json_ready(value):

@@ -116,12 +116,3 @@ def deal_games(fmt: str, seats: int, games_per_table: int, game: int) -> range:
         return range(game, game + 1)
     first = game - game % seats  # groups of P start at multiples of P (games_per_table % P == 0)
     return range(first, first + seats)
-
-
-def seat_counts(entries: int, seats: int, games: int) -> list[list[int]]:
-    """How often each entry plays each seat over the first `games` games of a rotation."""
-    counts = [[0] * seats for _ in range(entries)]
-    for game in range(games):
-        for seat, entry in enumerate(seating(entries, seats, game)):
-            counts[entry][seat] += 1
-    return counts

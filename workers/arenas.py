@@ -11,11 +11,7 @@ import redis
 
 import settings
 from application.arenas.worker_pass import ArenaPass
-from application.games.service import GameService
-from application.operations.jobs import BotTurnQueue
-from store.core.cache import RecordCache
-from store.core.connection import queue_client, store_client
-from workers.periodic import PeriodicThread
+from workers.periodic import PeriodicThread, game_service
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +26,7 @@ class ArenaThread(PeriodicThread):
         self.failing = False
 
     def setup(self) -> None:
-        scheduler = BotTurnQueue(queue_client(self.redis_url))
-        service = GameService(
-            store_client(self.redis_url), cache=RecordCache(256), scheduler=scheduler
-        )
-        self.arenas = ArenaPass(service)
+        self.arenas = ArenaPass(game_service(self.redis_url, 256))
 
     def tick(self) -> None:
         try:

@@ -13,13 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from application.challenges.budget import charger_from_env
 from application.challenges.service import Challenges, Limits
 from application.challenges.webhooks import ask
-from application.games.service import GameService
-from application.operations.jobs import BotTurnQueue
 from application.tournaments import matches
 from application.webhooks.policy import policy_from_env
-from store.core.cache import RecordCache
-from store.core.connection import queue_client, store_client
-from workers.periodic import PeriodicThread
+from workers.periodic import PeriodicThread, game_service
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +33,9 @@ class ChallengeThread(PeriodicThread):
         self.in_flight = 0
 
     def setup(self) -> None:
-        client = store_client(self.redis_url)
-        scheduler = BotTurnQueue(queue_client(self.redis_url))
-        service = GameService(client, cache=RecordCache(256), scheduler=scheduler)
-        self.challenges = Challenges(service, Limits.from_env(), charger_from_env(client))
-        self.policy = policy_from_env(client)
+        service = game_service(self.redis_url, 256)
+        self.challenges = Challenges(service, Limits.from_env(), charger_from_env(service.client))
+        self.policy = policy_from_env(service.client)
         self.pool = ThreadPoolExecutor(self.max_calls, thread_name_prefix="challenge-call")
 
     def tick(self) -> None:

@@ -5,13 +5,10 @@ seek_pass) every KELTIS_PAIR_EVERY_S seconds (1; 0 disables), and at once when a
 from __future__ import annotations
 
 import settings
-from application.games.service import GameService
-from application.operations.jobs import BotTurnQueue
-from application.seeks.worker_pass import PairingPass, budgets_from_env
+from application.budget.service import account_budgets
+from application.seeks.worker_pass import PairingPass
 from store import keys
-from store.core.cache import RecordCache
-from store.core.connection import queue_client, store_client
-from workers.periodic import DoorbellThread
+from workers.periodic import DoorbellThread, game_service
 
 
 def pairing_thread(redis_url: str) -> PairingThread | None:
@@ -28,10 +25,8 @@ class PairingThread(DoorbellThread):
         self.redis_url = redis_url
 
     def setup(self) -> None:
-        client = store_client(self.redis_url)
-        scheduler = BotTurnQueue(queue_client(self.redis_url))
-        service = GameService(client, cache=RecordCache(256), scheduler=scheduler)
-        self.passes = PairingPass(service, budgets=budgets_from_env(client))
+        service = game_service(self.redis_url, 256)
+        self.passes = PairingPass(service, budgets=account_budgets(service.client))
         self.doorbell = service.notices.listen(keys.seeks_channel())
 
     def tick(self) -> None:

@@ -7,10 +7,20 @@ from __future__ import annotations
 import logging
 import threading
 
-from store.core.connection import store_client
+from application.games.service import GameService
+from application.operations.jobs import BotTurnQueue
+from store.core.cache import RecordCache
+from store.core.connection import queue_client, store_client
 from store.core.notify import Listener
 
 log = logging.getLogger(__name__)
+
+
+def game_service(redis_url: str, cached: int) -> GameService:
+    """A thread's GameService on the store of `redis_url`, keeping `cached` games, its due
+    bot turns queued as RQ jobs (application.operations.jobs.BotTurnQueue)."""
+    scheduler = BotTurnQueue(queue_client(redis_url))
+    return GameService(store_client(redis_url), cache=RecordCache(cached), scheduler=scheduler)
 
 
 class PeriodicThread(threading.Thread):

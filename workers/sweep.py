@@ -18,7 +18,7 @@ from application.tournaments import open_tournaments
 from store.core.cache import RecordCache
 from store.core.connection import queue_client, store_client
 from store.tournaments.records import TournamentStore
-from workers.periodic import PeriodicThread
+from workers.periodic import PeriodicThread, game_service
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +71,8 @@ class DeadlineThread(PeriodicThread):
         self.redis_url = redis_url
 
     def setup(self) -> None:
-        client = store_client(self.redis_url)
-        scheduler = BotTurnQueue(queue_client(self.redis_url))
-        self.service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
-        self.tournaments = TournamentStore(client)
+        self.service = game_service(self.redis_url, 1024)
+        self.tournaments = TournamentStore(self.service.client)
 
     def tick(self) -> None:
         try:

@@ -17,15 +17,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import settings
 from application.bots.webhook_turns import WebhookCaller
-from application.games.service import GameService
-from application.operations.jobs import BotTurnQueue
 from application.webhooks.policy import policy_from_env
 from store import keys
 from store.bots.account_turns import AccountTurns
-from store.core.cache import RecordCache
 from store.core.clock import now_ms
-from store.core.connection import queue_client, store_client
-from workers.periodic import DoorbellThread
+from workers.periodic import DoorbellThread, game_service
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +73,10 @@ class WebhookThread(DoorbellThread):
         self.by_account: Counter[str] = Counter()
 
     def setup(self) -> None:
-        client = store_client(self.redis_url)
-        scheduler = BotTurnQueue(queue_client(self.redis_url))
-        self.service = GameService(client, cache=RecordCache(1024), scheduler=scheduler)
-        self.turns = AccountTurns(client)
-        self.caller = WebhookCaller(self.service, policy_from_env(client), self.call_timeout_s)
+        self.service = game_service(self.redis_url, 1024)
+        self.turns = AccountTurns(self.service.client)
+        policy = policy_from_env(self.service.client)
+        self.caller = WebhookCaller(self.service, policy, self.call_timeout_s)
         self.pool = ThreadPoolExecutor(self.max_calls, thread_name_prefix="webhook-call")
         self.doorbell = self.service.notices.listen(keys.account_turns_channel())
 

@@ -1,13 +1,12 @@
-"""What the accounts' endpoints share: the AccountService of the app, the caller's account
-and address."""
+"""What the accounts' endpoints share: the AccountService of the app and the caller's
+account."""
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app
 
 from api.core import observe
 from api.core.auth import bearer_token
-from api.core.ratecount import LOCAL_ADDRESS
 from application.accounts.service import AccountService
 
 EXTENSION = "keltis_accounts"
@@ -15,11 +14,6 @@ EXTENSION = "keltis_accounts"
 
 def accounts() -> AccountService:
     return current_app.extensions[EXTENSION]
-
-
-def client_address() -> str:
-    """The client's address, as the rate limit and the quotas know it."""
-    return request.remote_addr or LOCAL_ADDRESS
 
 
 def authenticated(service_: AccountService):

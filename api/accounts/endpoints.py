@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, jsonify, request
 
-from api.accounts.common import EXTENSION, accounts, authenticated, client_address
+from api.accounts.common import EXTENSION, accounts, authenticated
 from api.accounts.session_schemas import ConfirmSchema
 from api.core import extensions, quotas, schemas
+from api.core.auth import client_address
 from api.core.bodies import json_body, query
 from api.games import budget
 from application.accounts.errors import AccountNotFound
@@ -49,10 +50,8 @@ def create_account():
     body = json_body(schemas.use(schemas.CreateAccountSchema))
     quotas.account_requested()
     new = accounts().sign_up(body["name"], body["bot"], body["webhook"], body["password"])
-    response = jsonify(_with_secrets(new, new.record.webhook))
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/accounts/{new.record.name}"
-    return response
+    location = {"Location": f"/v1/accounts/{new.record.name}"}
+    return jsonify(_with_secrets(new, new.record.webhook)), 201, location
 
 
 @blueprint.get("/accounts/<name>")

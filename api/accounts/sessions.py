@@ -7,8 +7,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from api.accounts import session_schemas as s
-from api.accounts.common import accounts, authenticated, client_address
+from api.accounts.common import accounts, authenticated
 from api.core import observe, schemas
+from api.core.auth import client_address
 from api.core.bodies import json_body
 from application.accounts.sessions import NewSession
 
@@ -45,9 +46,7 @@ def sign_in():
     sessions = accounts().sessions
     new = sessions.sign_in(body["name"], body["password"], user_agent(), client_address())
     observe.note_account(new.name)
-    response = jsonify(_new_session(new))
-    response.status_code = 201
-    return response
+    return jsonify(_new_session(new)), 201
 
 
 @blueprint.put("/me/password")

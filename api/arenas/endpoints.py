@@ -30,10 +30,7 @@ def open_arena():
     arenas.check_operator(bearer_token())
     body = json_body(schemas.use(OpenArenaSchema))
     found = arenas.open_arena(_store(), body)
-    response = jsonify(found)
-    response.status_code = 201
-    response.headers["Location"] = url_for("arenas.get_arena", arena_id=found["id"])
-    return response
+    return jsonify(found), 201, {"Location": url_for("arenas.get_arena", arena_id=found["id"])}
 
 
 @blueprint.get("")

@@ -38,10 +38,7 @@ def create_challenge():
     account = _account()
     body = json_body(schemas.use(CreateChallengeSchema))
     challenge = _challenges().open(account, body)
-    response = jsonify(challenge)
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/challenges/{challenge['id']}"
-    return response
+    return jsonify(challenge), 201, {"Location": f"/v1/challenges/{challenge['id']}"}
 
 
 @blueprint.get("/challenges")

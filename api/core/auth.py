@@ -1,10 +1,12 @@
-"""The caller's bearer token (the seat is resolved by the service against the game)."""
+"""The caller's bearer token (the seat is resolved by the service against the game) and
+address."""
 
 from __future__ import annotations
 
 from flask import request
 
 from api.core import environ_credentials, observe
+from api.core.ratecount import LOCAL_ADDRESS
 from application.accounts import auth
 
 
@@ -24,3 +26,9 @@ def account_of(store, key: str | None):
 def seat_header() -> int | None:
     """The seat asked for with `X-Keltis-Seat` (environ_credentials.seat_header)."""
     return environ_credentials.seat_header(request.environ)
+
+
+def client_address() -> str:
+    """The address the connection comes from (never a header the client sets), as the rate
+    limit, the quotas and the stream holds know it."""
+    return request.remote_addr or LOCAL_ADDRESS

@@ -24,7 +24,7 @@ from flask import Flask, after_this_request, current_app, request
 
 import settings
 from api.core import extensions
-from api.core.ratecount import LOCAL_ADDRESS
+from api.core.auth import client_address
 from application.live import holds
 from application.live.errors import StreamsBusy, TooManyStreams
 from store.live.streams import SlotStore
@@ -61,11 +61,6 @@ def limits() -> holds.HoldLimits:
         per_process=config["STREAMS_PER_PROCESS"],
         lease_s=config["STREAM_LEASE_S"],
     )
-
-
-def client_address() -> str:
-    """The address the connection comes from (never a header the client sets)."""
-    return request.remote_addr or LOCAL_ADDRESS
 
 
 def take(account: str | None, lease_s: float | None = None) -> holds.Hold:

@@ -18,14 +18,14 @@ import time
 
 import orjson
 import redis
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
 
 import settings
 from api.core import extensions
-from api.core.ratecount import LOCAL_ADDRESS
+from api.core.auth import client_address
 from api.core.ratelimit import counter_storage, storage_uri
 from application.operations.sweep import expiry_s
 from domain.errors import KeltisError, Kind
@@ -114,39 +114,35 @@ def _active() -> Quotas | None:
     return current_app.extensions.get(EXTENSION)
 
 
-def _client_id() -> str:
-    return request.remote_addr or LOCAL_ADDRESS
-
-
 def game_requested(players: list[dict]) -> None:
     """Before a game is created: count it; check the waiting quota if a seat is open."""
     quotas = _active()
     if quotas is None:
         return
     if quotas.max_waiting and any(p.get("open") for p in players):
-        quotas.check_waiting(_client_id())
-    quotas.count("games", quotas.games, _client_id())
+        quotas.check_waiting(client_address())
+    quotas.count("games", quotas.games, client_address())
 
 
 def game_created(record: GameRecord) -> None:
     """After a game was created: a game waiting for seats counts against its client."""
     quotas = _active()
     if quotas is not None and quotas.max_waiting and record.status is Status.WAITING:
-        quotas.note_waiting(_client_id(), record)
+        quotas.note_waiting(client_address(), record)
 
 
 def tournament_requested() -> None:
     """Before a tournament is created: count it."""
     quotas = _active()
     if quotas is not None:
-        quotas.count("tournaments", quotas.tournaments, _client_id())
+        quotas.count("tournaments", quotas.tournaments, client_address())
 
 
 def account_requested() -> None:
     """Before an account is created: count the sign-up."""
     quotas = _active()
     if quotas is not None:
-        quotas.count("accounts", quotas.accounts, _client_id())
+        quotas.count("accounts", quotas.accounts, client_address())
 
 
 def _limits(setting: str) -> list[RateLimitItem]:

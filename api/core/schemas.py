@@ -430,10 +430,6 @@ class GameBotsSchema(Schema):
     bots = fields.List(fields.String())
 
 
-class BotsSchema(Schema):
-    games = fields.List(fields.Nested(GameBotsSchema))
-
-
 class HealthSchema(Schema):
     status = fields.String()
 

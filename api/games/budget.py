@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import contextlib
 
-from flask import Blueprint, Flask, current_app, jsonify, request
+from flask import Blueprint, Flask, current_app, jsonify
 
 import settings
 from api.core import extensions, schemas
-from api.core.auth import account_of, bearer_token
-from api.core.ratecount import LOCAL_ADDRESS
+from api.core.auth import account_of, bearer_token, client_address
 from api.games import presenters
 from application.accounts import auth
 from application.accounts.errors import Unauthenticated
@@ -43,8 +42,9 @@ def _budgets() -> Budgets | None:
     return current_app.extensions.get(EXTENSION)
 
 
-def _account_key() -> str | None:
-    """The bearer token when it is an account key (any other is ignored here)."""
+def account_key() -> str | None:
+    """The bearer token when it is an account key (the budget, create and join ignore any
+    other)."""
     try:
         token = bearer_token()
     except Unauthenticated:
@@ -58,7 +58,7 @@ def _payer(account_key: str | None) -> Payer:
     account = None
     if account_key is not None:
         account = account_of(extensions.service().accounts, account_key).folded
-    return Payer.of(request.remote_addr or LOCAL_ADDRESS, account)
+    return Payer.of(client_address(), account)
 
 
 @contextlib.contextmanager
@@ -97,7 +97,7 @@ def game_charge(game: str, players: list[dict], account_key: str | None):
 def tournament_charge(body: dict):
     """Around a tournament's start: charge its bot work up front; yields `started(tid)`,
     which writes the tournament's charge record."""
-    with _charged(budget.tournament_seconds(body), _account_key()) as (payer, ticket):
+    with _charged(budget.tournament_seconds(body), account_key()) as (payer, ticket):
 
         def started(tid: str) -> None:
             budget.record_tournament(_store(), tid, payer, ticket)
@@ -109,7 +109,7 @@ def tournament_charge(body: dict):
 def analysis_charge(cost_s: float):
     """Around an analysis request: charge its CPU up front to the request's payer (its
     account's budget with an account key); given back when the block raises."""
-    with _charged(cost_s, _account_key()) as charged:
+    with _charged(cost_s, account_key()) as charged:
         yield charged
 
 

@@ -12,8 +12,6 @@ from api.core.json_provider import json_response
 from api.games import budget, move_steps, presenters, time_travel
 from api.games.move_body import move_command
 from application.accounts import credentials
-from application.accounts.auth import is_account_key
-from application.accounts.errors import Unauthenticated
 from application.games import clocks, moves_at, seating, stalls
 from application.live import long_polls
 
@@ -25,14 +23,14 @@ def create_game():
     body = json_body(schemas.use(schemas.CreateGameSchema))
     seating.check_rated_consent(body["players"], body["rated"])
     quotas.game_requested(body["players"])
-    with budget.game_charge(body["game"], body["players"], _account_key()) as charged:
+    with budget.game_charge(body["game"], body["players"], budget.account_key()) as charged:
         game_id, creator_token = charged
         record, tokens, invites = service().create(
             body["game"],
             body["players"],
             body["options"],
             game_id=game_id,
-            token=_account_key(),
+            token=budget.account_key(),
             clock=body.get("clock"),
             rated=body["rated"],
             allow_same_account=body["allow_same_account"],
@@ -56,10 +54,7 @@ def create_game():
             "creator_token": creator_token,
         }
     )
-    response = jsonify(payload)
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/games/{record.game_id}"
-    return response
+    return jsonify(payload), 201, {"Location": f"/v1/games/{record.game_id}"}
 
 
 @blueprint.get("")
@@ -77,7 +72,7 @@ def list_games():
 def join_seat(game_id: str, seat: int):
     body = json_body(schemas.use(schemas.JoinSchema))
     record, token = service().join(
-        game_id, seat, body.get("name"), body.get("invite"), account_key=_account_key()
+        game_id, seat, body.get("name"), body.get("invite"), account_key=budget.account_key()
     )
     payload = {
         "id": game_id,
@@ -162,15 +157,6 @@ def get_events(game_id: str):
         "events": presenters.events(entries, seat, record.finished),
     }
     return jsonify(schemas.use(schemas.EventsSchema).dump(payload))
-
-
-def _account_key() -> str | None:
-    """The bearer token when it is an account key (create and join ignore any other)."""
-    try:
-        token = bearer_token()
-    except Unauthenticated:
-        return None
-    return token if is_account_key(token) else None
 
 
 def _version_query() -> int | None:

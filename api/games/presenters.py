@@ -23,10 +23,6 @@ def view_for(record: GameRecord, seat: int | None, revealed: bool = False) -> di
     return record.rules.view(record.state, seat)
 
 
-def result(record: GameRecord) -> dict | None:
-    return result_of(record)
-
-
 def seats(record: GameRecord) -> list[dict]:
     """Each seat as anyone may see it, with its timeouts and whether it forfeited."""
     return [
@@ -55,7 +51,7 @@ def game(record: GameRecord, seat: int | None, revealed: bool = False) -> dict:
         "deadline": record.deadline,
         "seat": seat,
         "view": view_for(record, seat, True) if revealed else view_for(record, seat),
-        "result": result(record),
+        "result": result_of(record),
         "rated": record.rated,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
@@ -88,7 +84,7 @@ def move_result(record: GameRecord, batch: list[Entry], seat: int, with_view: bo
         "events": events(batch, seat, record.finished),
         "view": view_for(record, seat) if with_view else None,
         "legal_moves": legal_moves(record, seat),
-        "result": result(record),
+        "result": result_of(record),
     }
 
 

@@ -3,13 +3,12 @@ account key each; application.seeks.service). Pairing runs in the workers (worke
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, current_app, jsonify, request
+from flask import Blueprint, Flask, current_app, jsonify
 
 from api.accounts.endpoints import EXTENSION as ACCOUNTS
-from api.core.auth import account_of, bearer_token
+from api.core.auth import account_of, bearer_token, client_address
 from api.core.bodies import json_body
 from api.core.extensions import service
-from api.core.ratecount import LOCAL_ADDRESS
 from api.core.schemas import use
 from api.seeks.schemas import OpenSeekSchema
 from application.seeks import service as seeks
@@ -33,14 +32,11 @@ def _account():
 def open_seek():
     games, account = _account()
     body = json_body(use(OpenSeekSchema))
-    address = request.remote_addr or LOCAL_ADDRESS
+    address = client_address()
     bounds = current_app.config["SEEK_BOUNDS"]
     policy = current_app.extensions[ACCOUNTS].policy
     shown = seeks.open_seek(games, account, body, address, bounds, policy)
-    response = jsonify(shown)
-    response.status_code = 201
-    response.headers["Location"] = f"/v1/seeks/{shown['id']}"
-    return response
+    return jsonify(shown), 201, {"Location": f"/v1/seeks/{shown['id']}"}
 
 
 @blueprint.get("")

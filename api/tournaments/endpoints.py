@@ -39,18 +39,14 @@ def create_tournament():
         started = jobs.start_tournament(service(), _store(), queue(), body, entrant)
         charged(started.tid)
     location = url_for("tournaments.get_tournament", tournament_id=started.tid)
-    response = jsonify(
-        {
-            "id": started.tid,
-            "status": "running",
-            "progress": {"done": 0, "total": started.spec.games},
-            "location": location,
-            "token": started.token,
-        }
-    )
-    response.status_code = 202
-    response.headers["Location"] = location
-    return response
+    answer = {
+        "id": started.tid,
+        "status": "running",
+        "progress": {"done": 0, "total": started.spec.games},
+        "location": location,
+        "token": started.token,
+    }
+    return jsonify(answer), 202, {"Location": location}
 
 
 def _own_account() -> str | None:
@@ -110,10 +106,8 @@ def standings_table(tournament_id: str):
 def request_archive(tournament_id: str):
     state = jobs.request_archive(_store(), queue(), tournament_id)
     location = url_for("tournaments.get_archive", tournament_id=tournament_id)
-    response = jsonify({"id": tournament_id, "archive": state, "location": location})
-    response.status_code = 202
-    response.headers["Location"] = location
-    return response
+    answer = {"id": tournament_id, "archive": state, "location": location}
+    return jsonify(answer), 202, {"Location": location}
 
 
 @blueprint.get("/<tournament_id>/archive")

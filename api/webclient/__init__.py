@@ -108,43 +108,27 @@ def _answer(name: str, mimetype: str, policy: str = POLICY, prefix: str = PAGE) 
     return response
 
 
-@blueprint.get("/")
+# The pages, plain HTML files: endpoint -> (file, path, ...).
+PAGES = {
+    "lobby": ("lobby.html", "/"),
+    "table": ("play.html", "/play/<game_id>"),
+    "leaderboard": ("leaderboard.html", "/leaderboard"),
+    "account_page": ("account.html", "/accounts/<name>"),
+    # the arenas (application.arenas.service), and one arena's live leaderboard
+    "arena_page": ("arena.html", "/arenas", "/arenas/<arena_id>"),
+    # the rules (docs/RULES.md) with an anchor per rule id: /rules#P3
+    "rules": (RULES, "/rules"),
+}
+
+
 @compress.compressed()
-def lobby():
-    return _answer("lobby.html", "text/html")
+def _page(**_) -> Response:
+    return _answer(PAGES[request.endpoint.rpartition(".")[2]][0], "text/html")
 
 
-@blueprint.get("/play/<game_id>")
-@compress.compressed()
-def table(game_id: str):
-    return _answer("play.html", "text/html")
-
-
-@blueprint.get("/leaderboard")
-@compress.compressed()
-def leaderboard():
-    return _answer("leaderboard.html", "text/html")
-
-
-@blueprint.get("/accounts/<name>")
-@compress.compressed()
-def account_page(name: str):
-    return _answer("account.html", "text/html")
-
-
-@blueprint.get("/arenas")
-@blueprint.get("/arenas/<arena_id>")
-@compress.compressed()
-def arena_page(arena_id: str | None = None):
-    """The arenas (application.arenas.service), and one arena's live leaderboard."""
-    return _answer("arena.html", "text/html")
-
-
-@blueprint.get("/rules")
-@compress.compressed()
-def rules():
-    """The rules (docs/RULES.md) with an anchor per rule id: /rules#P3."""
-    return _answer(RULES, "text/html")
+for endpoint, (_file, *paths) in PAGES.items():
+    for path in paths:
+        blueprint.add_url_rule(path, endpoint, _page)
 
 
 @blueprint.get("/web/<name>")

@@ -50,8 +50,3 @@ def credential_of(store: AccountStore, token: str | None) -> Credential:
         return NONE
     record = auth.account_of(store, token)
     return Credential(record.key_hash, record.folded)
-
-
-def is_key_notice(payload: dict | None) -> bool:
-    """A notification that an account's key was replaced (store.core.notify.key_replaced)."""
-    return isinstance(payload, dict) and bool(payload.get("key_replaced"))

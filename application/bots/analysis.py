@@ -72,15 +72,10 @@ def analyse_replay(replay: dict, iterations: int | None = None) -> dict:
         "game": log.game,
         "iterations": iterations,
         "unit": "expected points of score margin (own score minus the best other score)",
-        "ended_by": ending_of(replay.get("result")),
+        "ended_by": ending(replay.get("result")),
         **found,
         "cpu_seconds": round(time.thread_time() - began, 3),
     }
-
-
-def ending_of(result: dict | None) -> str | None:
-    """Why a game ended, as its result names it (gamelog.results.ending)."""
-    return ending(result)
 
 
 def present(game_id: str, raw: dict) -> dict:
@@ -175,7 +170,6 @@ __all__ = [
     "analyse_replay",
     "chosen_iterations",
     "claim",
-    "ending_of",
     "estimate_s",
     "give_up_lost",
     "load",

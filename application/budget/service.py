@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from dataclasses import dataclass
 
 from limits import parse_many
@@ -46,7 +45,6 @@ log = logging.getLogger(__name__)
 OFF = "off"
 DEFAULT_ANON = "600 per hour;2400 per day"
 DEFAULT_ACCOUNT = "3600 per hour;14400 per day"
-TOURNAMENT_GAME = re.compile(r"^(?P<tid>[A-Za-z0-9_-]+)-g[0-9]+$")
 
 
 class CpuBudgetExceeded(KeltisError):

@@ -40,10 +40,7 @@ class TooManyChallenges(KeltisError):
 
     code = "too_many_challenges"
     kind = Kind.RATE_LIMITED
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.retry_after_s = 60
+    retry_after_s = 60
 
 
 class ChallengeCooldown(KeltisError):

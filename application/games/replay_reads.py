@@ -24,7 +24,6 @@ from store.games.derived import DerivedStore
 
 REPLAY_JSON = "replay.json"
 REPLAY_HTML = "replay.html"
-KINDS = (REPLAY_JSON, REPLAY_HTML)
 
 
 @dataclass(frozen=True)

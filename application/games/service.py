@@ -213,10 +213,6 @@ class GameService:
         """Block up to `wait_s` seconds until the game's version exceeds `after`."""
         self.watcher.wait(game_id, after, wait_s)
 
-    def listen_game(self, game_id: str) -> Listener:
-        """A listener woken on each new version of the game (a hint: re-read the log)."""
-        return self.notices.listen(keys.game_channel(game_id))
-
     def listen_account(self, name: str) -> Listener:
         """A listener woken on each new version of a game the account holds a seat in."""
         return self.notices.listen(keys.account_channel(name.lower()))

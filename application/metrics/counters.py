@@ -22,125 +22,99 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 # bucket is a sample per series and process that every scrape reads: kept few.
 LATENCY_BUCKETS = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10)
 
-REQUESTS = Counter(
+
+def _counter(name: str, documentation: str, labels: list[str]) -> Counter:
+    return Counter(name, documentation, labels, registry=REGISTRY)
+
+
+def _histogram(name: str, documentation: str, labels: list[str]) -> Histogram:
+    """Seconds, in LATENCY_BUCKETS."""
+    return Histogram(name, documentation, labels, buckets=LATENCY_BUCKETS, registry=REGISTRY)
+
+
+def _gauge(name: str, documentation: str, labels: list[str]) -> Gauge:
+    """Summed over the live processes."""
+    return Gauge(name, documentation, labels, multiprocess_mode="livesum", registry=REGISTRY)
+
+
+REQUESTS = _counter(
     "keltis_http_requests",
     "HTTP requests answered, by route (the URL rule), method and status.",
     ["route", "method", "status"],
-    registry=REGISTRY,
 )
-REQUEST_SECONDS = Histogram(
+REQUEST_SECONDS = _histogram(
     "keltis_http_request_seconds",
     "Time to the answer's headers, by route (the URL rule) and method.",
     ["route", "method"],
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-ENTRIES_APPENDED = Counter(
+ENTRIES_APPENDED = _counter(
     "keltis_moves_appended",
     "Log entries appended to games (every entry: creation, joins, moves, bot turns and"
     " service events), by game type.",
     ["game"],
-    registry=REGISTRY,
 )
-OPEN_STREAMS = Gauge(
-    "keltis_open_streams",
-    "NDJSON streams being served, by kind.",
-    ["kind"],
-    multiprocess_mode="livesum",
-    registry=REGISTRY,
+OPEN_STREAMS = _gauge("keltis_open_streams", "NDJSON streams being served, by kind.", ["kind"])
+OPEN_LONG_POLLS = _gauge(
+    "keltis_open_long_polls", "Long polls (?wait=) waiting for a new version, by kind.", ["kind"]
 )
-OPEN_LONG_POLLS = Gauge(
-    "keltis_open_long_polls",
-    "Long polls (?wait=) waiting for a new version, by kind.",
-    ["kind"],
-    multiprocess_mode="livesum",
-    registry=REGISTRY,
-)
-WEBHOOK_CALLS = Counter(
+WEBHOOK_CALLS = _counter(
     "keltis_webhook_calls",
     "Webhook bot calls, by outcome (ok, or the failure's reason).",
     ["outcome"],
-    registry=REGISTRY,
 )
-WEBHOOK_SECONDS = Histogram(
+WEBHOOK_SECONDS = _histogram(
     "keltis_webhook_call_seconds",
     "Duration of webhook bot calls, by outcome (ok or failed).",
     ["outcome"],
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-BOT_TURN_SECONDS = Histogram(
-    "keltis_bot_turn_seconds",
-    "Duration of bot-turn jobs, by queue.",
-    ["queue"],
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
+BOT_TURN_SECONDS = _histogram(
+    "keltis_bot_turn_seconds", "Duration of bot-turn jobs, by queue.", ["queue"]
 )
-BOT_TURN_WAIT_SECONDS = Histogram(
+BOT_TURN_WAIT_SECONDS = _histogram(
     "keltis_bot_turn_wait_seconds",
     "Time bot-turn jobs waited in their queue before a worker took them, by queue.",
     ["queue"],
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-BOT_TURNS = Counter(
-    "keltis_bot_turns",
-    "Bot turns played by bot-turn jobs, by queue.",
-    ["queue"],
-    registry=REGISTRY,
-)
-CLOCK_LATENESS_SECONDS = Histogram(
+BOT_TURNS = _counter("keltis_bot_turns", "Bot turns played by bot-turn jobs, by queue.", ["queue"])
+CLOCK_LATENESS_SECONDS = _histogram(
     "keltis_clock_lateness_seconds",
     "How long after its deadline a turn was timed out, by game type.",
     ["game"],
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
 )
-COMPACTIONS = Counter(
-    "keltis_compactions",
-    "Compaction passes over finished games, by outcome.",
-    ["outcome"],
-    registry=REGISTRY,
+COMPACTIONS = _counter(
+    "keltis_compactions", "Compaction passes over finished games, by outcome.", ["outcome"]
 )
-ARCHIVE_GAMES = Counter(
-    "keltis_archive_games",
-    "Finished games handled by the archive tier, by outcome.",
-    ["outcome"],
-    registry=REGISTRY,
+ARCHIVE_GAMES = _counter(
+    "keltis_archive_games", "Finished games handled by the archive tier, by outcome.", ["outcome"]
 )
-BOT_CPU_SECONDS = Counter(
+BOT_CPU_SECONDS = _counter(
     "keltis_bot_cpu_seconds",
     "CPU seconds of bot work measured by the workers, by who it was for (creator: account,"
     " anonymous, tournament, service, analysis).",
     ["creator"],
-    registry=REGISTRY,
 )
-GAMES_ENDED = Counter(
+GAMES_ENDED = _counter(
     "keltis_games_ended",
     "Games that ended, by game type and what ended them (ended_by: the rule the result"
     " names, `rules` for the rules' ordinary end, or `forfeit` / `cancelled`).",
     ["game", "ended_by"],
-    registry=REGISTRY,
 )
-REFUSALS = Counter(
+REFUSALS = _counter(
     "keltis_refusals",
     "Requests refused by a rate limit, a quota or a budget (429), by error code.",
     ["code"],
-    registry=REGISTRY,
 )
-SUSPICIOUS_GAINS = Counter(
+SUSPICIOUS_GAINS = _counter(
     "keltis_suspicious_gains",
     "Rated wins that made an account's quick wins over one opponent reach the suspicious"
     " count in 24 h (ladder.pairs: a farm of two accounts), by game type.",
     ["game"],
-    registry=REGISTRY,
 )
-NO_STARTS = Counter(
+NO_STARTS = _counter(
     "keltis_no_starts",
     "Seats of accounts that never made their first move in a rated game, which was aborted"
     " (application.ladder.no_starts: a dodge after seeing the hand), by game type.",
     ["game"],
-    registry=REGISTRY,
 )
 
 HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

@@ -324,8 +324,3 @@ def address_in(address: str, network: Network) -> bool:
 def _ordinal(rating) -> float:
     """A rating's ordinal; an unrated account's is a new rating's (0)."""
     return 0.0 if rating is None else rating.ordinal
-
-
-def budgets_from_env(client) -> Budgets | None:
-    """The account budgets the API uses (KELTIS_BOT_CPU_BUDGET_ACCOUNT), or None when off."""
-    return budget.account_budgets(client)

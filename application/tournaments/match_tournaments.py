@@ -120,11 +120,6 @@ def first_void(first: GameRecord) -> str | None:
     return void
 
 
-def game_ids(first_id: str) -> list[str]:
-    """Both games of the match whose first game is `first_id`."""
-    return [first_id, second_game_id(first_id)]
-
-
 def record_match(
     service: GameService,
     store: TournamentStore,

@@ -1,5 +1,5 @@
-"""keltis-card for the search: determinizations of a seat's view, the greedy bot on a
-search state, and an evaluation of where a rollout stops (`estimate`).
+"""keltis-card for the search: determinizations of a seat's view and an evaluation of where
+a rollout stops (`estimate`).
 
 A determinization deals the cards the seat cannot see uniformly at random: the full deck
 minus its own hand, every laid row, every discard pile and the cards others are known to
@@ -9,28 +9,11 @@ hands (after their known cards), the draw pile and, with two players, the remove
 
 from __future__ import annotations
 
-from domain.card.cards import (
-    CANONICAL_KINDS,
-    COLOURS,
-    KIND_OF,
-    NAMES,
-    ROWS,
-    stones_of,
-)
-from domain.card.commands import COMMANDS
+from domain.card.cards import CANONICAL_KINDS, COLOURS, KIND_OF, ROWS
 from domain.card.decide import decide
 from domain.card.evolve import REDUCERS
-from domain.card.state import (
-    CLOSED,
-    EMPTY,
-    NEXT_STATUS,
-    Board,
-    CardState,
-    Setup,
-    direction_of,
-)
+from domain.card.state import EMPTY, NEXT_STATUS, Board, CardState, Setup
 from domain.search import card_sim
-from domain.search.card_policy import greedy_code
 from domain.search.card_sim import CardSim
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
@@ -163,59 +146,4 @@ def estimate(state: CardState, seat: int) -> float:
     return card_sim.estimate(CardSim.of(state), seat)
 
 
-_ROWS_CACHE: dict = {}
-
-
-def _public_rows(rows: tuple, status: tuple) -> dict:
-    """One seat's colour rows as a view shows them (cached: rows repeat across rollouts)."""
-    key = (rows, status)
-    found = _ROWS_CACHE.get(key)
-    if found is None:
-        if len(_ROWS_CACHE) > 50_000:
-            _ROWS_CACHE.clear()
-        found = {
-            COLOURS[c]: {
-                "cards": [NAMES[k] for k in rows[c]],
-                "direction": direction_of(status[c]),
-                "closed": status[c] >= CLOSED,
-            }
-            for c in range(5)
-        }
-        _ROWS_CACHE[key] = found
-    return found
-
-
-def greedy_view(state: CardState) -> dict:
-    """The part of the seat to move's view that the greedy bot reads (`view_of` builds the
-    whole of it, scores included, at several times the cost)."""
-    seat = state.to_move
-    seats = []
-    for other in range(state.setup.players):
-        rows = state.rows[other]
-        seats.append(
-            {
-                "seat": other,
-                "rows": _public_rows(rows[:5], state.row_status[other]),
-                "point_row": [NAMES[k] for k in rows[5]],
-                "stones": stones_of(state.stones_held[other]),
-            }
-        )
-    piles = state.piles
-    return {
-        "viewer": seat,
-        "step": state.step,
-        "deck_size": state.deck_size,
-        "seats": seats,
-        "hand": [NAMES[k] for k in state.hands[seat]],
-        "stones_on_table": stones_of(state.stones_table),
-        "pile_tops": {ROWS[p]: NAMES[piles[p][-1]] if piles[p] else None for p in range(6)},
-    }
-
-
-def greedy_move(state: CardState, rng):
-    """The greedy bot's move for the seat to move: the same move as `greedy_bot` over that
-    seat's view, computed on the state's position (`domain.search.card_policy`)."""
-    return COMMANDS[greedy_code(CardSim.of(state), rng)]
-
-
-__all__ = ["Dealer", "determinize", "estimate", "greedy_move", "greedy_view", "step", "unseen"]
+__all__ = ["Dealer", "determinize", "estimate", "step", "unseen"]

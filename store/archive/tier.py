@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -181,18 +180,6 @@ class ArchiveStore:
         )
         with self.connection() as connection:
             return connection.execute(query, (*params, limit)).fetchall()
-
-    def game_ids(self, batch: int = 1000) -> Iterator[str]:
-        """The id of every archived game, read `batch` at a time (a server-side cursor)."""
-        with (
-            self.connection() as connection,
-            connection.transaction(),
-            connection.cursor(name="archived_game_ids") as cursor,
-        ):
-            cursor.itersize = batch
-            cursor.execute("SELECT game_id FROM archived_games")
-            for (game_id,) in cursor:
-                yield game_id
 
     def count(self) -> int:
         with self.connection() as connection:

@@ -73,10 +73,6 @@ class FairQueue:
         """Every job waiting here, oldest first."""
         return [text(job) for job in self.client.zrange(keys.fair_lane("waiting"), 0, -1)]
 
-    def stream_job_ids(self, stream: str) -> list[str]:
-        """The jobs of one stream waiting here, in the order they will go."""
-        return [text(job) for job in self.client.lrange(keys.fair_stream(stream), 0, -1)]
-
     def worker_waits(self, worker: str, for_s: float) -> None:
         """Mark `worker` as waiting for work for up to `for_s` (a push then hands a job on)."""
         until_ms = int((self.clock() + for_s + IDLE_MARGIN_S) * 1000)

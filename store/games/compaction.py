@@ -43,9 +43,6 @@ class CompactionStore(ClaimSet):
         raws, hashes = pipe.execute()
         return list(raws), {int(seat): text(h) for seat, h in hashes.items()}
 
-    def is_packed(self, game_id: str) -> bool:
-        return bool(self.client.exists(keys.packed(game_id)))
-
     def write(self, game_id: str, entries: list[bytes], blob: bytes) -> Step:
         """Step 1: write `blob` (built from `entries`) unless the list moved on or a blob
         exists."""

@@ -148,9 +148,6 @@ class TournamentStore:
     def drop_lease(self, tid: str, first: int) -> None:
         self.client.hdel(keys.tournament_leases(tid), str(first))
 
-    def has_outcome(self, tid: str, index: int) -> bool:
-        return bool(self.client.hexists(keys.tournament_outcomes(tid), str(index)))
-
     def missing_outcomes(self, tid: str, indexes) -> list[int]:
         """Those of `indexes` that have no outcome yet (one round trip)."""
         indexes = list(indexes)

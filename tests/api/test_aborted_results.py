@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from application.bots import turns as bots
-from application.bots.analysis import ending_of
 from application.games.service import ended_by
 from gamelog.outcome import VOID_ABORTED, outcome_of
+from gamelog.results import ending
 from replays.chain import build_chain
 from replays.log import parse_log
 from replays.text import render_summary
@@ -44,7 +44,7 @@ def test_a_rated_game_resigned_before_the_first_move_shows_aborted_everywhere(ap
     assert "won by" not in report.message
     summary = render_summary(replay["header"], replay["result"])
     assert "aborted: a seat never made a move of its own" in summary and "no winner" in summary
-    assert ending_of(replay["result"]) == "aborted"
+    assert ending(replay["result"]) == "aborted"
     assert parse_log(replay["entries"]).moved == frozenset()
     legacy = {**replay, "result": {**replay["result"], "winners": [1], "ended": "forfeit"}}
     legacy["chain"] = build_chain(legacy)  # as exported before aborts were shown

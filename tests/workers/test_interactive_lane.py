@@ -15,7 +15,7 @@ from application.operations import jobs
 from store import keys
 from tests.workers.blocking import hold_until
 from tests.workers.processes import ROOT, start_worker, stop, wait_for
-from tests.workers.test_fair_queues import ALL_BOTS, CARD, PERSON_VS_BOT
+from tests.workers.test_fair_queues import ALL_BOTS, CARD, PERSON_VS_BOT, stream_job_ids
 from workers.lanes import LaneWorker
 
 pytestmark = pytest.mark.redis
@@ -41,7 +41,7 @@ def test_a_tournament_games_bot_turns_are_bulk_work_even_with_an_account_seated(
     placed = {"id": "tlanetest", "index": 0, "deal": 0, "open": True}
     record, _, _ = scheduling_service.create(CARD, PERSON_VS_BOT, {}, tournament=placed)
     job_id = keys.bot_job_id(record.game_id, record.version)
-    assert jobs.fair_queue(client).stream_job_ids("t:tlanetest") == [job_id]
+    assert stream_job_ids(client, "t:tlanetest") == [job_id]
     assert jobs.bot_queue(client, True).job_ids == []
 
 

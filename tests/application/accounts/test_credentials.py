@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.accounts.credentials import NONE, Credential, credential_of, is_key_notice
+from application.accounts.credentials import NONE, Credential, credential_of
 from application.accounts.errors import Unauthenticated
 from store import keys
 
@@ -51,9 +51,3 @@ def test_a_game_token_or_none_has_nothing_to_recheck(accounts, token):
     assert credential is NONE
     assert credential.channels == ()
     assert credential.valid(accounts.store)
-
-
-def test_only_a_key_replaced_notice_is_a_key_notice():
-    assert is_key_notice({"account": "anna", "key_replaced": True})
-    for other in (None, {}, {"key_replaced": False}, {"version": 3}, ["key_replaced"], "x"):
-        assert not is_key_notice(other)

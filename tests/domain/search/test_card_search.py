@@ -1,5 +1,5 @@
-"""keltis-card parts of the `mcts` search: the lean view, the greedy move on a state, and
-the rewards of where a rollout stops."""
+"""keltis-card parts of the `mcts` search: the greedy move on a state (card_policy) and the
+rewards of where a rollout stops."""
 
 from __future__ import annotations
 
@@ -8,28 +8,18 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.card.bots import greedy_bot, greedy_scores
-from domain.card.commands import legal_options
+from domain.card.bots import greedy_bot
+from domain.card.commands import COMMANDS, legal_options
 from domain.card.view import view as view_of
 from domain.registry import get_rules
 from domain.search import card as card_search
+from domain.search.card_policy import greedy_code
 from domain.search.card_sim import CardSim
 from domain.search.card_tree import GAME as CARD_TREE
 from domain.search.card_tree import margin_of
 from tests.domain.search.test_mcts import random_position
 
 CARD = get_rules("keltis-card")
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 200))
-def test_greedy_scores_the_lean_view_as_the_full_view(players, seed, steps):
-    state = random_position(CARD, players, seed, steps)
-    if state.to_move is None:
-        return
-    moves = list(legal_options(state)[1])
-    full = greedy_scores(view_of(state, state.to_move), moves)
-    assert greedy_scores(card_search.greedy_view(state), moves) == full
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,7 +30,7 @@ def test_the_greedy_move_of_a_state_is_greedy_over_the_view(players, seed, steps
         return
     moves = list(legal_options(state)[1])
     expected = greedy_bot(view_of(state, state.to_move), moves, random.Random(rng_seed))
-    assert card_search.greedy_move(state, random.Random(rng_seed)) is expected
+    assert COMMANDS[greedy_code(CardSim.of(state), random.Random(rng_seed))] is expected
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
