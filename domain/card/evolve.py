@@ -46,6 +46,8 @@ from domain.endless import counts_after_turn
 from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
+# A discard and a draw (most of a game's events) build the new state field by field, each
+# set once, rather than cloning and overwriting half of it.
 _new = object.__new__
 SOURCE_INDEX = {**ROW_INDEX, "deck": 6}
 
