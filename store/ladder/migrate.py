@@ -27,6 +27,7 @@ from ladder.entries import LadderEntry
 from ladder.history import HistoryPoint
 from store import keys
 from store.core.codec import text
+from store.ladder.records import LadderStore
 
 READ_CHUNK = 1000  # entries per LRANGE
 WRITE_CHUNK = 200  # values per RPUSH, HSET or ZADD
@@ -103,8 +104,6 @@ def move_ladder_logs(client: redis.Redis) -> int:
         ]
         refold |= _move_game(client, game, mine, old_ids)
     if refold:
-        from store.ladder.records import LadderStore
-
         LadderStore(client).rebuild()
     client.delete(keys.legacy_ladder_games())
     client.delete(keys.legacy_ladder_log())
