@@ -15,8 +15,10 @@ PICKERS = {"keltis-card": card_idle_move, "keltis-dice": dice_idle_move}
 
 
 def play_by_hand(client, game: str, progress_every: int | None) -> tuple[str, dict, int]:
-    """Both seats of a new game played over HTTP by the idle picker, a progress turn every
-    `progress_every` turns; (game id, the finished game, the idle turns seen in a row)."""
+    """Both seats of a new game played over HTTP by the idle picker, trying for progress
+    once `progress_every - 1` idle turns are in a row, and on every turn after until it is
+    made (the deal is random: now and then no marker can move on the turn that tries);
+    (game id, the finished game, the idle turns seen in a row)."""
     game_id, tokens = start_humans(client, game, ["ann", "bea"])
     pick = PICKERS[game]
     longest_idle = 0
@@ -28,8 +30,7 @@ def play_by_hand(client, game: str, progress_every: int | None) -> tuple[str, di
         longest_idle = max(longest_idle, view["idle_turns"])
         seat = shown["to_move"]
         moves = client.get(f"/v1/games/{game_id}/moves", headers=bearer(tokens[seat])).json
-        turn = view["turns"]
-        progress = bool(progress_every) and turn % progress_every == progress_every - 1
+        progress = bool(progress_every) and view["idle_turns"] >= progress_every - 1
         move = pick(view, moves["moves"], progress)
         posted = client.post(f"/v1/games/{game_id}/moves", json=move, headers=bearer(tokens[seat]))
         assert posted.status_code == 200, posted.json
