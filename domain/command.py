@@ -29,6 +29,17 @@ class Command(dict):
 
     __slots__ = ("code",)
     __setitem__ = __delitem__ = __ior__ = _refuse
+    # Each command is built once, so two shared commands are equal only when they are the
+    # same object: comparing them is an identity test in C, not a walk over their fields
+    # (`decide` finds a command among the legal ones on every step). Against a plain dict
+    # the comparison falls back to dict's own, which compares the fields. All six come
+    # from `object` so that CPython keeps a C comparison slot.
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __lt__ = object.__lt__
+    __le__ = object.__le__
+    __gt__ = object.__gt__
+    __ge__ = object.__ge__
     clear = pop = popitem = setdefault = update = _refuse
 
     def __init__(self, code: int, **fields):

@@ -133,8 +133,15 @@ _WISH_OF = tuple(
 )
 
 
+# The bit of each open row's last value (P4: a point card of that value may go there).
+_LAST_BIT = tuple(1 << value if value >= 0 else 0 for value in LAST_VALUE)
+
+
 def _wishes(wishable: list) -> list:
-    """Every distinct wish among the wishable kinds of a hand (sorted, twins kept)."""
+    """Every distinct wish among wishable kinds that share their values (sorted, twins
+    kept), in pair order."""
+    if len(wishable) == 2:
+        return [_WISH_OF[wishable[0]][wishable[1]]]
     found = {}  # a twin pair comes twice: kept once, in pair order
     for low, high in combinations(wishable, 2):
         command = _WISH_OF[low][high]
@@ -143,23 +150,34 @@ def _wishes(wishable: list) -> list:
     return [*found.values()]
 
 
-def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, list]:
+def _hand_options(
+    hand: tuple,
+    status: tuple,
+    stones: int,
+    # Bound as locals: the loop reads them for every card, and a local costs less.
+    _WISH_BIT=_WISH_BIT,
+    _DISCARD=_DISCARD,
+    _LAY_ON=_LAY_ON,
+    _POINT_LAY=_POINT_LAY,
+    LAST_VALUE=LAST_VALUE,
+    _LAST_BIT=_LAST_BIT,
+    POINT_BASE=POINT_BASE,
+) -> tuple[list, list, list]:
     """(discards, wishes, lays) of a hand (P1-P4), each in hand order. One pass over the
     hand, as this runs on every play step: a hand is sorted, so a twin follows its own kind
-    and is listed once; the wishes are looked for only once two wishable cards share a
-    value (a twin does too)."""
+    and is listed once. The pass collects the stone values two wishable cards share; only
+    the cards of those values are paired up into wishes, and only when there are any. A
+    point card's rows are looked for only when an open row ends in its value."""
     moves = []
     lays = []
-    wishable = []
     values_seen = 0
-    paired = False
+    paired = 0
     previous = -1
+    open_values = -1
     for kind in hand:
         bit = stones & _WISH_BIT[kind]
         if bit:
-            wishable.append(kind)
-            if values_seen & bit:
-                paired = True
+            paired |= values_seen & bit
             values_seen |= bit
         if kind == previous:
             continue
@@ -172,11 +190,23 @@ def _hand_options(hand: tuple, status: tuple, stones: int) -> tuple[list, list, 
         else:
             value = kind - POINT_BASE
             options = _POINT_LAY[value]
-            for row in range(5):
-                if LAST_VALUE[status[row]] == value:
-                    lays.append(options[row])
+            if open_values < 0:
+                brown, yellow, pink, green, blue = status
+                open_values = (
+                    _LAST_BIT[brown]
+                    | _LAST_BIT[yellow]
+                    | _LAST_BIT[pink]
+                    | _LAST_BIT[green]
+                    | _LAST_BIT[blue]
+                )
+            if open_values >> value & 1:
+                for row in range(5):
+                    if LAST_VALUE[status[row]] == value:
+                        lays.append(options[row])
             lays.append(options[POINT_ROW])
-    return moves, _wishes(wishable) if paired else (), lays
+    if paired:
+        return moves, _wishes([kind for kind in hand if _WISH_BIT[kind] & paired]), lays
+    return moves, (), lays
 
 
 def legal_moves(state, seat: int) -> list:

@@ -42,7 +42,6 @@ from domain.card.state import (
     Setup,
     initial_state,
 )
-from domain.endless import counts_after_turn
 from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
@@ -110,7 +109,13 @@ def _card_discarded(state, event):
     new.setup = state.setup
     new.board = state.board
     new._legal = None
-    new.hands, new.shown = _hands_without(state, seat, kind)
+    hands = [*state.hands]  # _hands_without, inline: most turns discard
+    hand = [*hands[seat]]
+    hand.remove(kind)
+    hands[seat] = (*hand,)
+    new.hands = (*hands,)
+    shown = state.shown[seat]
+    new.shown = _replace(state.shown, seat, _without(shown, kind)) if kind in shown else state.shown
     piles = [*state.piles]
     piles[pile] = (*piles[pile], kind)
     new.piles = (*piles,)
@@ -233,7 +238,9 @@ def _card_drawn(state, event):
         new.step = PLAY
         new.banned = 0
         new.to_move = (seat + 1) % state.setup.players
-        new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, progressed)
+        # domain.endless.counts_after_turn, inline: every turn ends with a draw
+        new.turns = state.turns + 1
+        new.idle_run = 0 if progressed else state.idle_run + 1
     else:
         new.step = state.step
         new.banned = state.banned
