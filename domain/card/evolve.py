@@ -42,6 +42,7 @@ from domain.card.state import (
     Setup,
     initial_state,
 )
+from domain.endless import counts_after_turn
 from domain.game import evolve_all
 
 ROW_INDEX = {name: index for index, name in enumerate(ROWS)}
@@ -238,9 +239,7 @@ def _card_drawn(state, event):
         new.step = PLAY
         new.banned = 0
         new.to_move = (seat + 1) % state.setup.players
-        # domain.endless.counts_after_turn, inline: every turn ends with a draw
-        new.turns = state.turns + 1
-        new.idle_run = 0 if progressed else state.idle_run + 1
+        new.turns, new.idle_run = counts_after_turn(state.turns, state.idle_run, progressed)
     else:
         new.step = state.step
         new.banned = state.banned
