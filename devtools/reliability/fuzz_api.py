@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.control import SkipTest
 from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi import checks as openapi_checks
 
@@ -61,15 +62,11 @@ def _real_game(app) -> tuple[str, list[str]]:
 
 def fuzz_app(app, examples_per_operation: int = 60, run_seed: int = 1) -> FuzzReport:
     """Send about `examples_per_operation` generated requests to every operation."""
-    schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
     game_id, tokens = _real_game(app)
     report = FuzzReport()
     per_mode = max(1, examples_per_operation // len(MODES))
-    for result in schema.get_all_operations():
-        operation = result.ok()
-        if operation.label in SKIPPED_OPERATIONS:
-            continue
-        for mode in MODES:
+    for mode in MODES:
+        for operation in _operations(app, mode):
             strategy = st.tuples(
                 operation.as_strategy(generation_mode=mode),
                 st.booleans(),
@@ -77,6 +74,16 @@ def fuzz_app(app, examples_per_operation: int = 60, run_seed: int = 1) -> FuzzRe
             )
             _run(strategy, per_mode, run_seed, game_id, report, operation.label)
     return report
+
+
+def _operations(app, mode: GenerationMode) -> list:
+    """The operations of openapi.yaml, from a schema that generates in `mode` alone: then an
+    operation with nothing to make invalid (a path of free strings, no body) says so at its
+    first draw, where with both modes on each such draw is rejected, some 450 times over."""
+    schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    schema.config.generation.update(modes=[mode])
+    operations = (result.ok() for result in schema.get_all_operations())
+    return [operation for operation in operations if operation.label not in SKIPPED_OPERATIONS]
 
 
 def _run(strategy, examples, run_seed, game_id, report, label) -> None:
@@ -108,7 +115,7 @@ def _run(strategy, examples, run_seed, game_id, report, label) -> None:
 
     try:
         send()
-    except Unsatisfiable:  # nothing invalid to generate (an operation without inputs)
+    except (Unsatisfiable, SkipTest):  # nothing invalid to generate (an operation without inputs)
         report.unsatisfiable.append(label)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.card.cards import COLOURS, POINT_ROW, stones_of
+from domain.card.cards import ALL_STONES_MASK, COLOURS, POINT_ROW, stones_of
 from domain.game import Outcome
 
 # K1: points of a colour row by its number of cards (9 or more: 10; never started: 0).
@@ -35,6 +35,13 @@ def seat_breakdown(rows: tuple, stones_mask: int) -> dict:
         "stone_points": stone_score,
         "total": total,
     }
+
+
+def seat_total(rows: tuple, stones_mask: int) -> int:
+    """The total of `seat_breakdown`, without building its parts (every view shows it)."""
+    colour_points = sum(ROW_POINTS[min(len(row), 9)] for row in rows[:POINT_ROW])
+    stones = (stones_mask & ALL_STONES_MASK).bit_count()
+    return colour_points + len(rows[POINT_ROW]) + STONE_POINTS[min(stones, 5)]
 
 
 def outcome(state) -> Outcome:

@@ -3,35 +3,39 @@
 from __future__ import annotations
 
 from domain.card.cards import COLOURS, NAMES, POINT, ROWS, stones_of
-from domain.card.scoring import outcome, seat_breakdown
-from domain.card.state import CLOSED, FINISHED, PHASE_OF_STEP, direction_of
+from domain.card.scoring import outcome, seat_total
+from domain.card.state import CLOSED, FINISHED, PHASE_OF_STEP, STATUS_COUNT, direction_of
 
 GAME = "keltis-card"
+# Every view of every request is built from these: a table lookup, not a call, per row.
+_NAME = NAMES.__getitem__
+_DIRECTION = tuple(direction_of(status) for status in range(STATUS_COUNT))
 
 
 def _names(kinds) -> list[str]:
-    return [NAMES[k] for k in kinds]
+    return [*map(_NAME, kinds)]
 
 
 def _seat_public(state, seat: int) -> dict:
     rows = state.rows[seat]
-    status = state.row_status[seat]
+    held = state.stones_held[seat]
     colour_rows = {
-        COLOURS[c]: {
-            "cards": _names(rows[c]),
-            "direction": direction_of(status[c]),
-            "closed": status[c] >= CLOSED,
+        colour: {
+            "cards": [*map(_NAME, row)],
+            "direction": _DIRECTION[status],
+            "closed": status >= CLOSED,
         }
-        for c in range(5)
+        # the colour rows only: the point row (the sixth) is shown apart
+        for colour, row, status in zip(COLOURS, rows, state.row_status[seat], strict=False)
     }
     return {
         "seat": seat,
         "hand_size": len(state.hands[seat]),
-        "known_cards": _names(state.shown[seat]),
+        "known_cards": [*map(_NAME, state.shown[seat])],
         "rows": colour_rows,
-        "point_row": _names(rows[5]),
-        "stones": stones_of(state.stones_held[seat]),
-        "score": seat_breakdown(rows, state.stones_held[seat])["total"],
+        "point_row": [*map(_NAME, rows[5])],
+        "stones": stones_of(held),
+        "score": seat_total(rows, held),
     }
 
 

@@ -42,6 +42,7 @@ class Board:
     # fields (0-5, a colour's count on the dice); `entering` is whether a new marker may
     # still come on (W4). Derived once per board: the legal moves of every step read it.
     reach: tuple = field(init=False, repr=False, compare=False)
+    layout: dict = field(init=False, repr=False, compare=False)  # to_json's answer
 
     def __post_init__(self) -> None:
         def may_move(path: int, start: int, steps: int, entering: bool) -> bool:
@@ -60,9 +61,9 @@ class Board:
             for entering in (False, True)
         )
         object.__setattr__(self, "reach", reach)
+        object.__setattr__(self, "layout", self._layout())
 
-    def to_json(self) -> dict:
-        """The board as the JSON-ready layout shown in views."""
+    def _layout(self) -> dict:
         return {
             "name": self.name,
             "goal_from": self.goal_from,
@@ -79,6 +80,11 @@ class Board:
                 for p, color in enumerate(COLORS)
             },
         }
+
+    def to_json(self) -> dict:
+        """The board as the JSON-ready layout shown in views: one dict per board, shared by
+        every view (built once, for each view shows it); read it, never change it."""
+        return self.layout
 
 
 def parse_board(document: object, source: str = "<board>") -> Board:

@@ -13,6 +13,7 @@ from api.games import presenters
 from application.games.replay_reads import File
 from devtools.reliability.leak_scan import (
     LeakReport,
+    card_names,
     scan_games,
     scan_games_parallel,
     scan_http_game,
@@ -31,6 +32,13 @@ def test_R2_no_viewer_ever_sees_what_it_may_not_know(game):
     assert report.games == GAMES_PER_KIND
     assert report.responses > report.steps * 3
     assert report.leaks == []
+
+
+def test_R2_scan_finds_every_card_name_that_stands_as_a_word():
+    text = 'brown-end,"blue-10" <b>point-3</b> pink-0 xgreen-4 yellow-7x point-end blue-100 _pink-5'
+    assert card_names(text) == {"brown-end", "blue-10", "point-3", "pink-0"}
+    assert card_names("yellow-3") == {"yellow-3"}
+    assert card_names("no cards here") == set()
 
 
 def test_R2_scan_catches_a_view_that_shows_every_hand(monkeypatch):

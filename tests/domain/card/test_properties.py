@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from domain.card import RULES
 from domain.card.cards import CANONICAL_KINDS, COLOURS, VALUE_OF, name_of
 from domain.card.commands import COMMANDS
+from domain.card.scoring import seat_breakdown
 from domain.card.state import DRAW, FINAL_ROUND, PLAY
 from domain.chance import Chance
 from domain.errors import DomainError
@@ -82,6 +83,9 @@ def _check_views(state, events, seed: bytes) -> None:
         text = json.dumps(view)
         assert secret_hex not in text
         assert not {"hands", "deck", "removed"} & set(view)
+        for seat in view["seats"]:  # the view's score is the K1-K3 breakdown's total
+            breakdown = seat_breakdown(state.rows[seat["seat"]], state.stones_held[seat["seat"]])
+            assert seat["score"] == breakdown["total"]
         if viewer is None:
             assert "hand" not in view
         else:
