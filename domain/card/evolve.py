@@ -79,12 +79,6 @@ def _hands_without(state, seat: int, kind: int) -> tuple[tuple, tuple]:
     return (*hands,), state.shown
 
 
-def _with(hand: tuple, kind: int) -> tuple:
-    cards = [*hand]
-    insort(cards, kind)
-    return (*cards,)
-
-
 def _game_started(state, event):
     setup = Setup(
         players=event["players"],
