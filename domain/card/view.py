@@ -21,7 +21,7 @@ def _seat_public(state, seat: int) -> dict:
     held = state.stones_held[seat]
     colour_rows = {
         colour: {
-            "cards": [*map(_NAME, row)],
+            "cards": _names(row),
             "direction": _DIRECTION[status],
             "closed": status >= CLOSED,
         }
@@ -31,9 +31,9 @@ def _seat_public(state, seat: int) -> dict:
     return {
         "seat": seat,
         "hand_size": len(state.hands[seat]),
-        "known_cards": [*map(_NAME, state.shown[seat])],
+        "known_cards": _names(state.shown[seat]),
         "rows": colour_rows,
-        "point_row": [*map(_NAME, rows[5])],
+        "point_row": _names(rows[5]),
         "stones": stones_of(held),
         "score": seat_total(rows, held),
     }
