@@ -126,7 +126,9 @@ async function sessions() {
   try {
     listed = (await api("GET", "/v1/me/sessions", {token: mine.key})).sessions;
   } catch (problem) {
-    if (problem.status === 401) { account.forget(); showError(t(mine.session ? "account.sessionEnded" : "lobby.keyReplaced")); }
+    if (problem.status === 401) {
+      if (account.forgetIfStill(mine.key)) showError(t(mine.session ? "account.sessionEnded" : "lobby.keyReplaced"));
+    }
     else showError(problem.message);
     return;
   }

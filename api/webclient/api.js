@@ -85,6 +85,15 @@ export const account = {
   },
   set(name, key, session) { localStorage.setItem(ACCOUNT, JSON.stringify(session ? {name, key, session} : {name, key})); },
   forget() { localStorage.removeItem(ACCOUNT); },
+  // Forget the account only while it still holds `key`: a 401 for a request sent with a key
+  // this browser has replaced since (a request in flight while "Replace my key" answered)
+  // says nothing about the new key. True when it forgot.
+  forgetIfStill(key) {
+    const held = this.get();
+    if (!held || held.key !== key) return false;
+    this.forget();
+    return true;
+  },
 };
 
 // One page of a list; `cursor` is whatever the previous page's next_cursor was.

@@ -212,9 +212,10 @@ async function myGames() {
       }
     } catch (problem) {
       if (problem.status === 401) {  // the key was replaced, or the session ended, elsewhere
-        account.forget();
-        await showAccount();
-        showAccountError(t(signedIn.session ? "account.sessionEnded" : "lobby.keyReplaced"));
+        if (account.forgetIfStill(signedIn.key)) {
+          await showAccount();
+          showAccountError(t(signedIn.session ? "account.sessionEnded" : "lobby.keyReplaced"));
+        }
       } else showAccountError(problem.message);
     }
   }

@@ -57,11 +57,11 @@ def _wait(browser, condition, timeout=20.0, what="condition"):
 
 
 def _state(browser) -> str:
-    status = _by_testid(browser, "status")
-    error = _by_testid(browser, "error")
-    return (
-        f"status={status[0].text if status else None!r} error={error[0].text if error else None!r}"
-    )
+    shown = {
+        testid: found[0].text if (found := _by_testid(browser, testid)) else None
+        for testid in ("status", "error", "account-error")
+    }
+    return " ".join(f"{testid}={text!r}" for testid, text in shown.items())
 
 
 def _create_from_lobby(
@@ -239,6 +239,54 @@ def test_lobby_replaces_the_account_key_and_the_old_key_stops_working(live_stack
     )
     assert _by_testid(browser, "signed-out")[0].is_displayed()
     assert browser.execute_script("return localStorage.getItem('keltis.account')") is None
+    browser.execute_script("localStorage.clear()")
+
+
+# The page's fetch, with each request for the account's games held until the test lets it go.
+_HOLD_MY_GAMES = """
+const original = window.fetch;
+window.heldRequests = [];
+window.fetch = (url, init) => String(url).startsWith('/v1/me/games')
+  ? new Promise((resolve) => window.heldRequests.push(() => resolve(original(url, init))))
+  : original(url, init);
+"""
+
+
+def test_a_request_answered_401_for_a_key_this_browser_replaced_keeps_it_signed_in(
+    live_stack, browser
+):
+    """The lobby's list of the account's games, asked with the key just before "Replace my
+    key" and answered after it (401), says nothing about the new key: the browser stays
+    signed in with the new one."""
+    base = live_stack.base_url
+    name = "race-" + uuid.uuid4().hex[:8]
+    _fresh_lobby(browser, base)
+    browser.execute_script(_HOLD_MY_GAMES)
+    _by_testid(browser, "account-name")[0].send_keys(name)
+    _by_testid(browser, "sign-up")[0].click()
+    _wait(browser, lambda: browser.execute_script("return window.heldRequests.length"), what="ask")
+    old = _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[1]
+    _by_testid(browser, "replace-key")[0].click()
+    new = _wait(
+        browser,
+        lambda: (
+            (shown := _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[-1]) != old and shown
+        ),
+        what="the new key",
+    )
+    browser.execute_script(
+        "document.querySelector('[data-testid=my-games]').append(document.createElement('hr'));"
+        "window.heldRequests.forEach((release) => release());"
+    )
+    _wait(  # the list drawn again once the held answer (401 for the old key) came back
+        browser,
+        lambda: not browser.execute_script("return document.querySelector('[data-testid=my-games] hr')"),
+        what="the games list after the held answer",
+    )
+    held = json.loads(browser.execute_script("return localStorage.getItem('keltis.account')"))
+    assert held == {"name": name, "key": new}
+    assert _by_testid(browser, "signed-in")[0].is_displayed()
+    assert not _by_testid(browser, "account-error")[0].is_displayed()
     browser.execute_script("localStorage.clear()")
 
 
