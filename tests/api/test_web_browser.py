@@ -213,14 +213,7 @@ def test_lobby_replaces_the_account_key_and_the_old_key_stops_working(live_stack
     browser.execute_script(
         "localStorage.setItem('keltis.seat.g-key-test', arguments[0])", json.dumps(seat)
     )
-    _by_testid(browser, "replace-key")[0].click()
-    new = _wait(
-        browser,
-        lambda: (
-            (shown := _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[-1]) != old and shown
-        ),
-        what="the new key",
-    )
+    new = _replace_key(browser, old)
     assert requests.get(f"{base}/v1/me", headers=_bearer(old), timeout=10).status_code == 401
     assert requests.get(f"{base}/v1/me", headers=_bearer(new), timeout=10).json()["name"] == name
     stored = browser.execute_script("return localStorage.getItem('keltis.seat.g-key-test')")
@@ -266,21 +259,15 @@ def test_a_request_answered_401_for_a_key_this_browser_replaced_keeps_it_signed_
     _by_testid(browser, "sign-up")[0].click()
     _wait(browser, lambda: browser.execute_script("return window.heldRequests.length"), what="ask")
     old = _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[1]
-    _by_testid(browser, "replace-key")[0].click()
-    new = _wait(
-        browser,
-        lambda: (
-            (shown := _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[-1]) != old and shown
-        ),
-        what="the new key",
-    )
+    new = _replace_key(browser, old)
+    marker = "[data-testid=my-games] hr"
     browser.execute_script(
         "document.querySelector('[data-testid=my-games]').append(document.createElement('hr'));"
         "window.heldRequests.forEach((release) => release());"
     )
     _wait(  # the list drawn again once the held answer (401 for the old key) came back
         browser,
-        lambda: not browser.execute_script("return document.querySelector('[data-testid=my-games] hr')"),
+        lambda: not browser.execute_script("return document.querySelector(arguments[0])", marker),
         what="the games list after the held answer",
     )
     held = json.loads(browser.execute_script("return localStorage.getItem('keltis.account')"))
@@ -288,6 +275,18 @@ def test_a_request_answered_401_for_a_key_this_browser_replaced_keeps_it_signed_
     assert _by_testid(browser, "signed-in")[0].is_displayed()
     assert not _by_testid(browser, "account-error")[0].is_displayed()
     browser.execute_script("localStorage.clear()")
+
+
+def _replace_key(browser, old: str) -> str:
+    """Click "Replace my key"; the new key the lobby shows once."""
+    _by_testid(browser, "replace-key")[0].click()
+    return _wait(
+        browser,
+        lambda: (
+            (shown := _by_testid(browser, "new-key")[0].text.rsplit(" ", 1)[-1]) != old and shown
+        ),
+        what="the new key",
+    )
 
 
 def _sign_up_in_fresh_lobby(browser, base: str, name: str) -> str:
