@@ -43,8 +43,9 @@ from replays.errors import GameNotFinished
 CARD = "keltis-card"
 DICE = "keltis-dice"
 # A card name (C4) anywhere in a text, one pattern per row: a pattern that starts with a
-# literal is searched for fast, where a leading \b made the whole scan spend half its time in
-# the regex; the word boundary before the name is checked on each match instead.
+# literal is searched for fast (a leading \b or lookbehind makes the regex try every
+# character), so the word boundary before a name is checked apart, and only for the names a
+# viewer may not know.
 CARD_NAME_PATTERNS = tuple(
     (row, re.compile(rf"{row}-(?:10|[0-9]{'' if row == POINT else '|end'})\b")) for row in ROWS
 )
@@ -87,15 +88,29 @@ def _json(value) -> str:
 
 def card_names(text: str) -> set[str]:
     """Every card name in `text` that stands as a word of its own."""
+    return {name for name in _name_candidates(text) if _stands_as_word(text, name)}
+
+
+def _name_candidates(text: str) -> set[str]:
+    """Every card name in `text` with a word boundary after it: the names of `card_names`
+    and those glued to a word before them (`xgreen-4`)."""
     found = set()
     for row, pattern in CARD_NAME_PATTERNS:
-        if row not in text:
-            continue
-        for match in pattern.finditer(text):
-            start = match.start()
-            if start == 0 or not _is_word_char(text[start - 1]):
-                found.add(match.group())
+        if row in text:
+            found.update(pattern.findall(text))
     return found
+
+
+def _stands_as_word(text: str, name: str) -> bool:
+    """Whether `name` occurs in `text` with no word character on either side."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        before_ok = start == 0 or not _is_word_char(text[start - 1])
+        if before_ok and (end == len(text) or not _is_word_char(text[end])):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 def _is_word_char(char: str) -> bool:
@@ -153,7 +168,11 @@ class Knowledge:
         """The same for a response body as sent (JSON of any spacing, or HTML)."""
         found = [f"viewer {viewer} sees the seed"] if secret in text else []
         if self.game == CARD:
-            unknown = card_names(text) - self.cards[viewer] - extra
+            unknown = {
+                name
+                for name in _name_candidates(text) - self.cards[viewer] - extra
+                if _stands_as_word(text, name)
+            }
             if unknown:
                 found.append(f"viewer {viewer} sees unknown cards {sorted(unknown)[:5]}")
         else:
