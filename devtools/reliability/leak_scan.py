@@ -86,9 +86,13 @@ def _json(value) -> str:
         return json.dumps(value)
 
 
-def card_names(text: str) -> set[str]:
-    """Every card name in `text` that stands as a word of its own."""
-    return {name for name in _name_candidates(text) if _stands_as_word(text, name)}
+def card_names(text: str, *known: set[str] | frozenset[str]) -> set[str]:
+    """Every card name in `text` that stands as a word of its own, but those in `known`
+    (whose boundaries are then never checked)."""
+    candidates = _name_candidates(text)
+    for names in known:
+        candidates -= names
+    return {name for name in candidates if _stands_as_word(text, name)}
 
 
 def _name_candidates(text: str) -> set[str]:
@@ -168,11 +172,7 @@ class Knowledge:
         """The same for a response body as sent (JSON of any spacing, or HTML)."""
         found = [f"viewer {viewer} sees the seed"] if secret in text else []
         if self.game == CARD:
-            unknown = {
-                name
-                for name in _name_candidates(text) - self.cards[viewer] - extra
-                if _stands_as_word(text, name)
-            }
+            unknown = card_names(text, self.cards[viewer], extra)
             if unknown:
                 found.append(f"viewer {viewer} sees unknown cards {sorted(unknown)[:5]}")
         else:
