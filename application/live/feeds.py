@@ -92,14 +92,15 @@ class GameFeed:
         with self.lock:
             return Cursor(self.generation, self.ticks)
 
-    def wait(self, cursor: Cursor) -> tuple[Cursor, bool]:
-        """Block until the feed moved on from `cursor` (new pages, a tick, or a failure);
-        the new cursor and whether a keep-alive tick passed. Raises FeedFailed."""
+    def wait(self, cursor: Cursor, timeout_s: float | None = None) -> tuple[Cursor, bool]:
+        """Block until the feed moved on from `cursor` (new pages, a tick, or a failure) or
+        `timeout_s` passed; the new cursor and whether a keep-alive tick passed. Raises
+        FeedFailed."""
         with self.lock:
             changed = self.changed
             moved = self.generation != cursor.generation
         if not moved:
-            changed.wait()
+            changed.wait(None if timeout_s is None else max(0.0, timeout_s))
         with self.lock:
             if self.failure is not None:
                 raise FeedFailed(str(self.failure))

@@ -112,7 +112,7 @@ def _followed(
             if opening:  # nothing to catch up on: a keep-alive, so the headers go out now
                 opening = False
                 yield None
-            cursor, ticked = feed.wait(cursor)
+            cursor, ticked = feed.wait(cursor, ends - clock())  # a stream ends at its max_s
             pages = feed.pages_after(after)
             if pages is None:  # fell behind the feed's recent pages: from the log
                 latest, _, _ = service.load(game_id)

@@ -97,6 +97,17 @@ def test_idle_streams_send_keep_alive_lines(client):
     assert len(lines) >= 5 and all(line is None for line in lines)
 
 
+def test_an_idle_game_stream_ends_at_its_max_time_not_at_its_next_keep_alive(app, client):
+    """A game stream without a key (it follows the game's shared feed) ends once its max
+    time is up, though no keep-alive or move wakes it before then."""
+    app.config.update(STREAM_KEEPALIVE_S=60.0, STREAM_MAX_S=0.5)
+    created = create(client, "keltis-card", [{"name": "ann"}, {"name": "bea"}])
+    started = time.monotonic()
+    lines = lines_of(client.get(f"/v1/games/{created['id']}/stream?after={created['version']}"))
+    assert lines == [None]  # the opening keep-alive, then the end
+    assert time.monotonic() - started < 30.0  # not the 60 s keep-alive; a loaded machine
+
+
 def test_streams_need_an_account_key_and_are_bounded_per_account(app, client):
     assert client.get("/v1/me/events").status_code == 401
     account = sign_up(client, bot=True)
