@@ -59,6 +59,9 @@ def pytest_configure(config):
     # Tests change the environment while this process runs (monkeypatch.setenv, overridden
     # blocks): the settings follow each change instead of keeping the first read.
     settings.track_environment()
+    from tests.support.route_builders import share_route_builders
+
+    share_route_builders()  # the URL-building code of each route compiled once, not per app
 
 
 def pytest_collection_modifyitems(config, items):
