@@ -23,7 +23,7 @@ import settings
 from application.operations.jobs import bot_queue
 from store.core.connection import queue_client
 
-POLL_S = 2  # the lane's blocking dequeue returns this often (so that it can stop)
+POLL_S = 1  # the lane's blocking dequeue returns this often: a stop (Ctrl-C) waits at most this
 NICENESS_ENV = "KELTIS_BULK_NICENESS"  # 0: the bulk worker keeps its priority
 
 log = logging.getLogger(__name__)
