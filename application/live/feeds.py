@@ -92,7 +92,7 @@ class GameFeed:
         with self.lock:
             return Cursor(self.generation, self.ticks)
 
-    def wait(self, cursor: Cursor, timeout_s: float | None = None) -> tuple[Cursor, bool]:
+    def wait(self, cursor: Cursor, timeout_s: float) -> tuple[Cursor, bool]:
         """Block until the feed moved on from `cursor` (new pages, a tick, or a failure) or
         `timeout_s` passed; the new cursor and whether a keep-alive tick passed. Raises
         FeedFailed."""
@@ -100,7 +100,7 @@ class GameFeed:
             changed = self.changed
             moved = self.generation != cursor.generation
         if not moved:
-            changed.wait(None if timeout_s is None else max(0.0, timeout_s))
+            changed.wait(max(0.0, timeout_s))
         with self.lock:
             if self.failure is not None:
                 raise FeedFailed(str(self.failure))
