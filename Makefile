@@ -46,6 +46,7 @@ TEST_WORKERS ?= 4
 # The files of the tests marked serial (tests/support_tests/test_serial_files.py keeps this
 # list equal to the marks): the serial run collects them alone, not the whole suite.
 SERIAL_TESTS := tests/cli/test_serve_supervisor.py tests/support_tests/test_scale_out_bench.py
+SERIAL_WORKERS ?= 2
 
 # The suite's processes keep compiled modules (pytest's rewritten tests too): a machine that
 # sets PYTHONDONTWRITEBYTECODE would have every worker, server and test process compile them
@@ -54,8 +55,9 @@ test: export PYTHONDONTWRITEBYTECODE :=
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not serial"
-	# Tests of whole `keltis serve` trees, alone (only their files are collected).
-	$(BIN)/pytest -m serial $(SERIAL_TESTS)
+	# Tests of whole `keltis serve` trees, after the rest (only their files are collected),
+	# two at a time: they mostly wait for processes to start and stop.
+	$(BIN)/pytest -n $(SERIAL_WORKERS) -m serial $(SERIAL_TESTS)
 
 # axe-core (pinned; tests/api/test_web_pages_quality.py injects it into the pages in Chromium;
 # never served to users). Without npm the accessibility test installs nothing and skips.

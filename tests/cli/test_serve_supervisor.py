@@ -28,7 +28,8 @@ from tests.workers.processes import wait_for
 STOP_BOUND_S = 60
 
 # Whole `keltis serve` trees (web, workers, Redis) with restarts and signals: under xdist,
-# beside other files' stacks on 2 cores, they failed now and then; make test runs them alone.
+# beside other files' stacks on 2 cores, they failed now and then; make test runs them after
+# the rest, two at a time.
 pytestmark = pytest.mark.serial
 
 
