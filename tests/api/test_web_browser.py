@@ -1,6 +1,6 @@
 """The web client in Debian's headless Chromium against the real stack (gunicorn, a worker,
-Redis): a person plays whole games by clicking only, and a spectator's page holds no hidden
-card, neither in its DOM nor in any answer it received."""
+Redis): a person creates games in the lobby and plays them by clicking only, and a
+spectator's page holds no hidden card, neither in its DOM nor in any answer it received."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from tests.support.chromium import chromium_page
-from tests.support.table_clicks import Deaf, click_settled, play_whole_game
+from tests.support.table_clicks import Deaf, click_settled
 from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
@@ -87,12 +87,6 @@ def _create_from_lobby(
     return browser.current_url.rsplit("/", 1)[1]
 
 
-def _play_by_clicking(browser, limit: int, pick_reroll: bool = False) -> int:
-    """Play until the game is over from the hand and the table; the moves sent."""
-    browser.execute_script("localStorage.setItem('keltis.pace', '0')")  # no pause between steps
-    return play_whole_game(browser, limit, reroll_first=pick_reroll)
-
-
 def _wait_for_my_move(browser) -> None:
     _wait(
         browser,
@@ -121,33 +115,72 @@ def test_lobby_and_table_pages_are_served_with_their_modules(live_stack):
     assert requests.get(base + "/web/nothing.js", timeout=10).status_code == 404
 
 
-@pytest.mark.slow
-def test_person_plays_a_whole_card_game_against_greedy_by_clicking(live_stack, browser):
+def test_person_creates_a_card_game_in_the_lobby_plays_it_by_clicking_and_resumes_on_reload(
+    live_stack, browser
+):
+    """The lobby's game against a level, played by clicks until a card is laid and the bot
+    has answered (both in the log); a reload resumes the seat; the end (a resignation here)
+    links the replay. Whole games played by clicks to their end: tests/api/test_table_browser."""
     base = live_stack.base_url
     game_id = _create_from_lobby(browser, base, "keltis-card")
-    clicks = _play_by_clicking(browser, limit=400)
-    game = _finished(base, game_id)
-    assert game["status"] == "finished" and clicks > 20
-    assert game["players"][1]["bot"] == level_choice(base, "keltis-card", "greedy")[4:]
+    browser.execute_script("localStorage.setItem('keltis.pace', '0')")  # no pause between steps
+
+    def laid_and_answered() -> bool:
+        lines = browser.execute_script(
+            "return [...document.querySelectorAll('[data-testid=log] li')]"
+            ".map((li) => li.textContent)"
+        )
+        laid = any(" lays " in line for line in lines)
+        return laid and any("Level 4 bot" in line for line in lines)
+
+    _click_until(browser, laid_and_answered, limit=80)
     assert _by_testid(browser, "error")[0].text == ""
+    browser.refresh()  # the seat is resumed from local storage
+    _wait(browser, lambda: "You play ann" in _by_testid(browser, "status")[0].text, what="seat")
+    _resign_stored_seat(browser, base, game_id)
+    _wait(browser, lambda: _by_testid(browser, "replay-link"), what="the replay link")
     link = _by_testid(browser, "replay-link")[0].get_attribute("href")
     assert link.endswith(f"/v1/games/{game_id}/replay.html")
-    words = [li.text for li in _by_testid(browser, "log")[0].find_elements("css selector", "li")]
-    assert any(" lays " in line for line in words) and any("Level 4 bot" in line for line in words)
-    # A reload resumes the seat from local storage.
-    browser.refresh()
-    _wait(browser, lambda: "You play ann" in _by_testid(browser, "status")[0].text, what="seat")
+    game = _finished(base, game_id)
+    assert game["status"] == "finished"
+    assert game["players"][1]["bot"] == level_choice(base, "keltis-card", "greedy")[4:]
 
 
-def test_person_plays_a_whole_dice_game_by_clicking(live_stack, browser):
+def test_person_creates_a_dice_game_in_the_lobby_and_rerolls_by_clicking(live_stack, browser):
     base = live_stack.base_url
     game_id = _create_from_lobby(browser, base, "keltis-dice")
-    clicks = _play_by_clicking(browser, limit=400, pick_reroll=True)
-    game = _finished(base, game_id)
-    assert game["status"] == "finished" and clicks > 5
-    assert game["view"]["seats"][0]["markers"] or game["view"]["seats"][0]["tiles"] >= 0
-    events = requests.get(f"{base}/v1/games/{game_id}/events?after=0", timeout=10).json()
-    assert any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in events["events"])
+    browser.execute_script("localStorage.setItem('keltis.pace', '0')")
+
+    def rerolled() -> bool:
+        answer = requests.get(f"{base}/v1/games/{game_id}/events?after=0", timeout=10).json()
+        return any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in answer["events"])
+
+    did = _click_until(browser, rerolled, limit=80, reroll_first=True)
+    assert "reroll" in did
+    assert _by_testid(browser, "error")[0].text == ""
+    _resign_stored_seat(browser, base, game_id)
+
+
+def _click_until(browser, done, limit: int, reroll_first: bool = False) -> list[str]:
+    """Click as a person does (tests.support.table_clicks) until `done()`, each move's
+    answer awaited; what each click did."""
+    clicks: list[str] = []
+    for _ in range(limit):
+        if done():
+            return clicks
+        did = click_settled(browser, reroll_first=reroll_first and "reroll" not in clicks)
+        assert did != "over", clicks
+        clicks.append(did)
+        if did in ("move", "reroll"):
+            _wait(
+                browser,
+                lambda: browser.execute_script(
+                    "return document.querySelector('[data-testid=turn]').textContent"
+                    " !== 'Sending your move…'"
+                ),
+                what="the move's answer",
+            )
+    raise AssertionError(f"not done after {limit} clicks: {clicks[-20:]}; {_state(browser)}")
 
 
 def test_lobby_creates_a_game_with_a_turn_clock_shown_at_the_table(live_stack, browser):
