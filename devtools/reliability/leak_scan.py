@@ -245,8 +245,8 @@ class GameScan:
                 answer = presenters.move_result(record, batch, viewer)
                 self._leak(_hidden_shown(answer["events"], viewer))
                 responses.append(answer)
-            # one text per viewer and step: a name or a roll stands inside one response
-            # (a list's brackets and commas part them), and the scan costs a third less
+            # one text per viewer and step (a name or a roll stands inside one response: a
+            # list's brackets and commas part them), searched once instead of three or four times
             self.report.responses += len(responses)
             self._leak(self.knowledge.breaches(viewer, responses, secret))
         if self.report.steps % SCAN_REPLAY_CHECK_EVERY == 0:
