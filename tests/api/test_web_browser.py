@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from tests.support.chromium import chromium_page
-from tests.support.table_clicks import Deaf, click_settled
+from tests.support.table_clicks import Deaf, click_settled, click_until
 from tests.workers.processes import wait_for
 
 pytestmark = pytest.mark.redis
@@ -133,7 +133,7 @@ def test_person_creates_a_card_game_in_the_lobby_plays_it_by_clicking_and_resume
         laid = any(" lays " in line for line in lines)
         return laid and any("Level 4 bot" in line for line in lines)
 
-    _click_until(browser, laid_and_answered, limit=80)
+    click_until(browser, laid_and_answered, limit=80)
     assert _by_testid(browser, "error")[0].text == ""
     browser.refresh()  # the seat is resumed from local storage
     _wait(browser, lambda: "You play ann" in _by_testid(browser, "status")[0].text, what="seat")
@@ -155,32 +155,10 @@ def test_person_creates_a_dice_game_in_the_lobby_and_rerolls_by_clicking(live_st
         answer = requests.get(f"{base}/v1/games/{game_id}/events?after=0", timeout=10).json()
         return any(e["event"]["type"] == "dice_rerolled" and e["by"] == 0 for e in answer["events"])
 
-    did = _click_until(browser, rerolled, limit=80, reroll_first=True)
+    did = click_until(browser, rerolled, limit=80, reroll_first=True)
     assert "reroll" in did
     assert _by_testid(browser, "error")[0].text == ""
     _resign_stored_seat(browser, base, game_id)
-
-
-def _click_until(browser, done, limit: int, reroll_first: bool = False) -> list[str]:
-    """Click as a person does (tests.support.table_clicks) until `done()`, each move's
-    answer awaited; what each click did."""
-    clicks: list[str] = []
-    for _ in range(limit):
-        if done():
-            return clicks
-        did = click_settled(browser, reroll_first=reroll_first and "reroll" not in clicks)
-        assert did != "over", clicks
-        clicks.append(did)
-        if did in ("move", "reroll"):
-            _wait(
-                browser,
-                lambda: browser.execute_script(
-                    "return document.querySelector('[data-testid=turn]').textContent"
-                    " !== 'Sending your move…'"
-                ),
-                what="the move's answer",
-            )
-    raise AssertionError(f"not done after {limit} clicks: {clicks[-20:]}; {_state(browser)}")
 
 
 def test_lobby_creates_a_game_with_a_turn_clock_shown_at_the_table(live_stack, browser):

@@ -151,17 +151,37 @@ def play_whole_game(browser, limit: int, reroll_first: bool = False, each_step=N
             rerolled = True
         if did in ("move", "reroll"):
             sent += 1
-            wait_page(
-                browser,
-                lambda: browser.execute_script(
-                    "return document.querySelector('[data-testid=turn]').textContent"
-                    " !== 'Sending your move…'"
-                ),
-                what="the move's answer",
-            )
+            await_answer(browser)
     raise AssertionError(
         f"no end after {limit} clicks ({sent} moves sent), the last ones: {history[-30:]}; "
         f"{page_state(browser)}; hint {hint_text(browser)!r}"
+    )
+
+
+def click_until(browser, done, limit: int, reroll_first: bool = False) -> list[str]:
+    """`click_settled` until `done()` (the game must not end first), each move's answer
+    awaited; what each click did."""
+    clicks: list[str] = []
+    for _ in range(limit):
+        if done():
+            return clicks
+        did = click_settled(browser, reroll_first=reroll_first and "reroll" not in clicks)
+        assert did != "over", clicks
+        clicks.append(did)
+        if did in ("move", "reroll"):
+            await_answer(browser)
+    raise AssertionError(f"not done after {limit} clicks: {clicks[-20:]}; {page_state(browser)}")
+
+
+def await_answer(browser) -> None:
+    """Wait until the page has the answer to the move it sent."""
+    wait_page(
+        browser,
+        lambda: browser.execute_script(
+            "return document.querySelector('[data-testid=turn]').textContent"
+            " !== 'Sending your move…'"
+        ),
+        what="the move's answer",
     )
 
 
