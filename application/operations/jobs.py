@@ -23,7 +23,9 @@ from datetime import UTC, datetime
 import redis
 from rq import Queue, Retry, get_current_job
 from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.executions import Execution
 from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
 from rq.scripts import save_unique_job
 from rq.serializers import JSONSerializer
 
@@ -95,8 +97,27 @@ def fetch_job(client: redis.Redis, job_id: str) -> Job | None:
 
 
 def delete_job(client: redis.Redis, job_id: str) -> None:
+    """Delete a job, if it exists, with its registry entries."""
     with contextlib.suppress(NoSuchJobError):
-        Job.fetch(job_id, connection=client, serializer=JSONSerializer).delete()
+        delete_fetched(client, Job.fetch(job_id, connection=client, serializer=JSONSerializer))
+
+
+def delete_fetched(client: redis.Redis, job: Job) -> None:
+    """Delete `job` with its registry entries. RQ's delete reads every execution the job
+    lists and raises on one whose record has expired (its worker was SIGKILLed), so those
+    are dropped from the job's executions and from the started registry first."""
+    execution_ids = [text(raw) for raw in client.zrange(job.execution_registry.key, 0, -1)]
+    if execution_ids:
+        pipe = client.pipeline(transaction=False)
+        for execution_id in execution_ids:
+            pipe.exists(Execution(execution_id, job.id, client).key)
+        lost = [i for i, kept in zip(execution_ids, pipe.execute(), strict=True) if not kept]
+        if lost:
+            started = StartedJobRegistry(job.origin, connection=client)
+            pipe.zrem(job.execution_registry.key, *lost)
+            pipe.zrem(started.key, *(f"{job.id}:{execution_id}" for execution_id in lost))
+            pipe.execute()
+    job.delete()
 
 
 # ----- the job functions (run by `keltis worker`) -----------------------------------------
@@ -265,7 +286,7 @@ def enqueue_bot_turn(
                 job_id in origin.job_ids or fair_queue(client).waiting(job_id)
             ):
                 return False
-            job.delete()
+            delete_fetched(client, job)
     job = queue.create_job(
         play_bot_turns,
         args=[game_id, version],
@@ -315,7 +336,7 @@ def enqueue_archive(client: redis.Redis, tournament_id: str) -> bool:
     if job is not None:
         if job.get_status(refresh=False) in PENDING | {JobStatus.STARTED}:
             return False
-        job.delete()
+        delete_fetched(client, job)
     try:
         queue.enqueue(
             build_archive,

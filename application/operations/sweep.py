@@ -145,52 +145,63 @@ def sweep_tournaments(
             spec.turn_by_turn
         ):  # played turn by turn, no game jobs (application.tournaments.open_tournaments)
             continue
-        missing = set(range(spec.games)) - store.recorded_indexes(tid)
-        if not missing:
-            store.mark_finished(tid)
+        try:
+            revived.extend(_sweep_tournament(store, queue, tid, spec, stale_before, now_ms))
+        except Exception:  # a failing pass over one tournament must not stop the others
+            log.exception("tournament %s: the sweep failed", tid)
+    return revived
+
+
+def _sweep_tournament(
+    store: TournamentStore, queue: redis.Redis, tid: str, spec, stale_before: int, now_ms: int
+) -> list[tuple[str, int]]:
+    """One tournament's pass of `sweep_tournaments`: the (tournament, first game) revived."""
+    missing = set(range(spec.games)) - store.recorded_indexes(tid)
+    if not missing:
+        store.mark_finished(tid)
+        return []
+    all_firsts = tournaments.job_firsts(spec)
+    dispatched, dispatched_at = store.dispatched(tid)
+    dispatched_firsts = set(all_firsts[: min(dispatched, len(all_firsts))])
+    firsts = sorted(
+        {tournaments.job_first_of(spec, index) for index in missing} & dispatched_firsts
+    )
+    leases = store.leases(tid)
+    job_ids = [keys.tournament_game_job_id(tid, first) for first in firsts]
+    statuses = _job_statuses(queue, job_ids)
+    statuses = _orphans_as_started(queue, job_ids, statuses)
+    revivals = store.revivals(tid)
+    lost = []
+    # A job is counted dispatched before it is enqueued: one without a status while the
+    # last dispatch is recent may be in between (its dispatcher descheduled), not lost.
+    recent = dispatched_at > stale_before
+    for first, status in zip(firsts, statuses, strict=True):
+        if status in jobs.PENDING or (status is None and recent):
             continue
-        all_firsts = tournaments.job_firsts(spec)
-        dispatched, dispatched_at = store.dispatched(tid)
-        dispatched_firsts = set(all_firsts[: min(dispatched, len(all_firsts))])
-        firsts = sorted(
-            {tournaments.job_first_of(spec, index) for index in missing} & dispatched_firsts
-        )
-        leases = store.leases(tid)
-        job_ids = [keys.tournament_game_job_id(tid, first) for first in firsts]
-        statuses = _job_statuses(queue, job_ids)
-        statuses = _orphans_as_started(queue, job_ids, statuses)
-        revivals = store.revivals(tid)
-        lost = []
-        # A job is counted dispatched before it is enqueued: one without a status while the
-        # last dispatch is recent may be in between (its dispatcher descheduled), not lost.
-        recent = dispatched_at > stale_before
-        for first, status in zip(firsts, statuses, strict=True):
-            if status in jobs.PENDING or (status is None and recent):
+        if status == JobStatus.STARTED:
+            lease = leases.get(first)
+            if lease is None:
+                store.take_lease(tid, first, now_ms)  # first seen started
                 continue
-            if status == JobStatus.STARTED:
-                lease = leases.get(first)
-                if lease is None:
-                    store.take_lease(tid, first, now_ms)  # first seen started
-                    continue
-                if lease > stale_before:
-                    continue
-            if revivals.get(first, 0) >= MAX_REVIVALS:
+            if lease > stale_before:
                 continue
-            # Read after the status: a job seen finished recorded its outcomes before that.
-            if store.unrecorded(tid, tournaments.games_of_job(spec, first)):
-                lost.append(first)
-        for first in lost:
-            store.count_revival(tid, first)
-            jobs.delete_job(queue, keys.tournament_game_job_id(tid, first))
-        if lost:
-            jobs.enqueue_games(queue, tid, lost)
-            revived.extend((tid, first) for first in lost)
-        waiting = any(status in jobs.PENDING for status in statuses)
-        stalled = dispatched_at <= stale_before and not (waiting or lost)
-        if dispatched < len(all_firsts) and stalled:  # the hand-on was lost: dispatch next
-            first = jobs.dispatch_next(store, queue, tid, spec)
-            if first is not None:
-                revived.append((tid, first))
+        if revivals.get(first, 0) >= MAX_REVIVALS:
+            continue
+        # Read after the status: a job seen finished recorded its outcomes before that.
+        if store.unrecorded(tid, tournaments.games_of_job(spec, first)):
+            lost.append(first)
+    for first in lost:  # deleted before counted: a failed delete uses up no revival
+        jobs.delete_job(queue, keys.tournament_game_job_id(tid, first))
+        store.count_revival(tid, first)
+    revived = [(tid, first) for first in lost]
+    if lost:
+        jobs.enqueue_games(queue, tid, lost)
+    waiting = any(status in jobs.PENDING for status in statuses)
+    stalled = dispatched_at <= stale_before and not (waiting or lost)
+    if dispatched < len(all_firsts) and stalled:  # the hand-on was lost: dispatch next
+        first = jobs.dispatch_next(store, queue, tid, spec)
+        if first is not None:
+            revived.append((tid, first))
     return revived
 
 

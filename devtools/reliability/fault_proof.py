@@ -106,6 +106,29 @@ def _stuck_report(client, service: GameService, game_ids: list[str], stderr_path
     return "\n".join(lines) + "\n-- worker stderr --\n" + tail
 
 
+def _tournament_report(redis_url: str, tid: str, stderr_path: Path) -> str:
+    """What a tournament that did not finish was waiting for: its dispatch counters, leases
+    and revivals, each game job's RQ state and the queues; then the last worker's stderr."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    lines = [
+        f"dispatch {client.hgetall(keys.tournament_dispatch(tid))}",
+        f"leases {client.hgetall(keys.tournament_leases(tid))}",
+        f"revivals {client.hgetall(keys.tournament_revivals(tid))}",
+        f"recorded {sorted(client.hkeys(keys.tournament_outcomes(tid)), key=int)}",
+    ]
+    for job_key in sorted(client.scan_iter(match=f"rq:job:*{tid}*")):
+        fields = client.hmget(job_key, ["status", "origin", "started_at", "ended_at"])
+        lines.append(f"{job_key}: {fields}")
+    for queue_key in sorted(client.scan_iter(match="rq:queue:*")):
+        if client.type(queue_key) == "list":
+            lines.append(f"{queue_key}: {client.lrange(queue_key, 0, 20)}")
+    for registry in sorted(client.scan_iter(match="rq:wip:*")):
+        lines.append(f"{registry}: {client.zrange(registry, 0, -1, withscores=True)}")
+    client.close()
+    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
+    return "\n".join(lines) + "\n-- worker stderr --\n" + tail
+
+
 def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) -> WorkerFaultResult:
     """Bot games played by workers that are SIGKILLed mid-game; all must end, logs valid."""
     client = redis.Redis.from_url(redis_url)
@@ -353,12 +376,19 @@ def run_tournament_kills(redis_url: str, games: int = 24, kills: int = 2) -> Tou
                 time.sleep(0.005)
             sigkill(worker)
             done_kills += 1
-        started.append(start_worker(redis_url))
+        stderr_path = Path(tempfile.mkstemp(prefix="keltis-worker-", suffix=".log")[1])
+        worker = start_worker(redis_url, stderr_path=stderr_path)
+        started.append(worker)
         deadline = time.monotonic() + 120
         while progress()["status"] != "finished":
-            if time.monotonic() > deadline:
-                raise FaultFailure(f"tournament stuck at {progress()['progress']}")
+            if time.monotonic() > deadline or worker.poll() is not None:
+                raise FaultFailure(
+                    f"tournament stuck at {progress()['progress']}"
+                    f" (last worker {'alive' if worker.poll() is None else 'exited'}):\n"
+                    + _tournament_report(redis_url, tid, stderr_path)
+                )
             time.sleep(0.1)
+        stderr_path.unlink(missing_ok=True)
     finally:
         for process in started:
             if process.poll() is None:

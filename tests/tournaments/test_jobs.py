@@ -6,7 +6,9 @@ import json
 import time
 
 import pytest
+from rq.executions import Execution
 from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
 
 from application.games.service import GameService
@@ -210,6 +212,57 @@ def test_sweep_revives_a_job_taken_off_its_queue_by_a_worker_that_died_unstarted
         queue.get_job_ids()
     )
     assert TournamentStore(redis_client).revivals(tid) == {0: 1}  # job 1 waits: left alone
+    queue.empty()
+
+
+def _started_by_a_killed_worker(client, job: Job) -> None:
+    """What a SIGKILLed worker leaves once its execution's record expired (RQ keeps the
+    execution listed some 60 s longer): the job started, its execution listed, no record."""
+    job.set_status(JobStatus.STARTED)
+    jobs.tournament_queue(client).remove(job.id)
+    with client.pipeline() as pipe:
+        execution = Execution.create(job, ttl=60, pipeline=pipe)
+        pipe.execute()
+    client.delete(execution.key)
+
+
+def test_a_job_whose_killed_execution_expired_is_deleted_with_its_registry_entries(
+    redis_client, tournament
+):
+    tid, _ = tournament
+    jobs.enqueue_games(redis_client, tid, [0])
+    job_id = keys.tournament_game_job_id(tid, 0)
+    job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
+    _started_by_a_killed_worker(redis_client, job)
+    started = StartedJobRegistry(job.origin, connection=redis_client)
+    assert started.get_job_ids() == [job_id]
+    jobs.delete_job(redis_client, job_id)
+    assert not redis_client.exists(job.key, job.execution_registry.key)
+    assert started.get_job_ids() == []
+
+
+def test_sweep_revives_a_killed_workers_job_whose_execution_expired_using_one_revival(
+    redis_client, tournament
+):
+    """RQ's own delete raises on such a job: the sweep failed there on every pass, and
+    each pass used up one of the game's revivals until the tournament never finished."""
+    tid, spec = tournament
+    queue = jobs.tournament_queue(redis_client)
+    queue.empty()
+    for index in range(1, spec.games):
+        jobs.play_tournament_games(tid, index)
+    queue.empty()  # the hand-ons those runs made
+    jobs.enqueue_games(redis_client, tid, [0])
+    redis_client.hset(keys.tournament_dispatch(tid), mapping={"dispatched": 6, "dispatched_at": 0})
+    job_id = keys.tournament_game_job_id(tid, 0)
+    _started_by_a_killed_worker(
+        redis_client, Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
+    )
+    now = int(time.time() * 1000)
+    assert sweep_tournaments(redis_client, 1.0, now) == []  # first seen started
+    assert sweep_tournaments(redis_client, 1.0, now + 1500) == [(tid, 0)]
+    assert TournamentStore(redis_client).revivals(tid) == {0: 1}
+    assert queue.get_job_ids() == [job_id] and _status(redis_client, job_id) == JobStatus.QUEUED
     queue.empty()
 
 

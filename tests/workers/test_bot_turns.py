@@ -6,6 +6,8 @@ import random
 import re
 import time
 
+from rq.executions import Execution
+from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from application.operations import jobs as bot_jobs
@@ -74,6 +76,30 @@ def test_the_sweep_re_enqueues_a_lost_bot_turn_once(quiet_service, redis_client)
     assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
     assert record.game_id not in sweep(redis_client, stale_after_s=5, now_ms=later)
     assert queue.job_ids.count(job_id) == 1
+    queue.fetch_job(job_id).delete()
+    redis_client.zrem(keys.bot_turns(), record.game_id)
+
+
+def test_the_sweep_re_enqueues_a_bot_turn_whose_killed_workers_execution_expired(
+    quiet_service, redis_client
+):
+    """A SIGKILLed worker's job stays started, its execution listed some 60 s after the
+    execution's record expired; RQ's own delete raises on it, so the turn stayed lost."""
+    record, _, _ = quiet_service.create(CARD, [{"name": "b", "bot": "greedy"}, {"name": "h"}], {})
+    queue = bot_queue(redis_client, person=True)
+    job_id = keys.bot_job_id(record.game_id, record.version)
+    later = record.updated_at + 10_000
+    assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
+    job = queue.fetch_job(job_id)
+    job.set_status(JobStatus.STARTED)
+    queue.remove(job_id)
+    with redis_client.pipeline() as pipe:
+        execution = Execution.create(job, ttl=60, pipeline=pipe)
+        pipe.execute()
+    redis_client.delete(execution.key)
+    assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
+    assert queue.job_ids.count(job_id) == 1
+    assert queue.started_job_registry.get_job_ids() == []
     queue.fetch_job(job_id).delete()
     redis_client.zrem(keys.bot_turns(), record.game_id)
 
