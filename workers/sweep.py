@@ -7,6 +7,8 @@ finished: application.tournaments.open_tournaments)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 import redis
 
@@ -21,11 +23,23 @@ from store.tournaments.records import TournamentStore
 from workers.periodic import PeriodicThread, game_service
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def _guarded(what: str, sweep: Callable[[], T]) -> T | None:
+    """`sweep()`, or None when it fails (logged; only a warning when Redis is away)."""
+    try:
+        return sweep()
+    except redis.RedisError as error:
+        log.warning("%s skipped: %s", what, error)
+    except Exception:
+        log.exception("%s failed", what)
+    return None
 
 
 class SweepThread(PeriodicThread):
-    """Runs the sweeps every `every_s` seconds until stopped; a sweep that cannot reach Redis
-    is skipped with a warning and the others still run."""
+    """Runs the sweeps every `every_s` seconds until stopped; a sweep that fails is logged
+    and the others still run."""
 
     def __init__(self, redis_url: str, every_s: float, stale_after_s: float):
         super().__init__("bot-turn-sweep", every_s)
@@ -39,24 +53,21 @@ class SweepThread(PeriodicThread):
         self.service = GameService(self.client, cache=RecordCache(256), scheduler=scheduler)
 
     def tick(self) -> None:
+        """Each sweep on its own: one that fails (Redis away, a job RQ cannot read) is
+        logged and the others still run in this pass."""
         client = self.client
         for name, sweep in (("bot turn", sweep_bot_turns), ("tournament", sweep_tournaments)):
-            try:
-                revived = sweep(client, self.stale_after_s, queue=self.queue)
-            except redis.RedisError as error:
-                log.warning("%s sweep skipped: %s", name, error)
-                continue
+            revived = _guarded(
+                f"{name} sweep",
+                lambda sweep=sweep: sweep(client, self.stale_after_s, queue=self.queue),
+            )
             if revived:
                 log.warning("re-enqueued %d lost %s job(s)", len(revived), name)
-        try:
-            open_tournaments.advance_running(self.service, TournamentStore(client))
-        except redis.RedisError as error:
-            log.warning("open tournament sweep skipped: %s", error)
-        try:
-            expired = expire_waiting_games(client)
-        except redis.RedisError as error:
-            log.warning("expiry sweep skipped: %s", error)
-            return
+        _guarded(
+            "open tournament sweep",
+            lambda: open_tournaments.advance_running(self.service, TournamentStore(client)),
+        )
+        expired = _guarded("expiry sweep", lambda: expire_waiting_games(client))
         if expired:
             log.info("expired %d game(s) that waited too long for seats", len(expired))
 

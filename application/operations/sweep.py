@@ -61,7 +61,16 @@ def sweep_bot_turns(
         version = store.length(game_id)
         if stalled.get(game_id) == version:  # its bot failed too often here: no retry
             continue
-        if jobs.enqueue_bot_turn(queue or client, game_id, version, person=person, retry=True):
+        try:
+            enqueued = jobs.enqueue_bot_turn(
+                queue or client, game_id, version, person=person, retry=True
+            )
+        except redis.RedisError:
+            raise
+        except Exception:  # one game's unreadable job must not keep the others lost
+            log.exception("game %s: its lost bot turn could not be queued again", game_id)
+            continue
+        if enqueued:
             revived.append(game_id)
     return revived
 

@@ -104,6 +104,27 @@ def test_the_sweep_re_enqueues_a_bot_turn_whose_killed_workers_execution_expired
     redis_client.zrem(keys.bot_turns(), record.game_id)
 
 
+def test_the_sweep_queues_the_other_lost_bot_turns_when_one_cannot_be_queued(
+    quiet_service, redis_client, monkeypatch
+):
+    players = [{"name": "b", "bot": "greedy"}, {"name": "h"}]
+    first, _, _ = quiet_service.create(CARD, players, {})
+    second, _, _ = quiet_service.create(CARD, players, {})
+    queue_again = bot_jobs.enqueue_bot_turn
+
+    def broken_for_first(client, game_id, *args, **kwargs):
+        if game_id == first.game_id:
+            raise ValueError("Execution 1 not found in Redis")
+        return queue_again(client, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(bot_jobs, "enqueue_bot_turn", broken_for_first)
+    later = max(first.updated_at, second.updated_at) + 10_000
+    assert sweep(redis_client, stale_after_s=5, now_ms=later) == [second.game_id]
+    queue = bot_queue(redis_client, person=True)
+    queue.fetch_job(keys.bot_job_id(second.game_id, second.version)).delete()
+    redis_client.zrem(keys.bot_turns(), first.game_id, second.game_id)
+
+
 def test_a_human_against_two_bots_to_the_end_with_a_real_worker(client, worker_process):
     players = [{"name": "ann"}, {"name": "rob", "bot": "greedy"}, {"name": "rex", "bot": "random"}]
     created = client.post("/v1/games", json={"game": CARD, "players": players}).json

@@ -109,3 +109,31 @@ def test_a_failed_pass_is_logged_and_the_next_pass_runs(caplog):
             stopped(thread)
     assert "counting: a pass failed" in caplog.text
     assert "pass 1 broke" in caplog.text
+
+
+def test_a_failing_sweep_does_not_keep_the_others_of_its_pass_from_running(monkeypatch, caplog):
+    """The bot-turn sweep raising (a job RQ cannot read) once skipped the tournament sweep,
+    the open tournaments and the expiry of that pass, and of every pass while it raised."""
+    import fakeredis
+
+    from workers import sweep as sweeps
+
+    ran = []
+
+    def broken(*args, **kwargs):
+        ran.append("bot turn")
+        raise ValueError("Execution 1 not found in Redis")
+
+    monkeypatch.setattr(sweeps, "sweep_bot_turns", broken)
+    monkeypatch.setattr(sweeps, "sweep_tournaments", lambda *a, **k: ran.append("tournament"))
+    monkeypatch.setattr(
+        sweeps.open_tournaments, "advance_running", lambda *a: ran.append("open tournaments")
+    )
+    monkeypatch.setattr(sweeps, "expire_waiting_games", lambda *a: ran.append("expiry") or [])
+    thread = sweeps.SweepThread("redis://127.0.0.1:1/0", every_s=LONG_S, stale_after_s=1.0)
+    thread.client = thread.queue = fakeredis.FakeRedis()
+    thread.service = None
+    with caplog.at_level(logging.ERROR, logger="workers.sweep"):
+        thread.tick()
+    assert ran == ["bot turn", "tournament", "open tournaments", "expiry"]
+    assert "bot turn sweep failed" in caplog.text and "not found in Redis" in caplog.text
