@@ -6,7 +6,6 @@ import json
 import time
 
 import pytest
-from rq.executions import Execution
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
@@ -18,6 +17,7 @@ from application.operations.sweep import sweep_tournaments
 from application.tournaments import service as use_cases
 from store import keys
 from store.tournaments.records import TournamentStore
+from tests.support.killed_jobs import leave_as_a_killed_worker_does
 from tournaments import schedule, seeds
 from tournaments.spec import make_spec
 
@@ -215,17 +215,6 @@ def test_sweep_revives_a_job_taken_off_its_queue_by_a_worker_that_died_unstarted
     queue.empty()
 
 
-def _started_by_a_killed_worker(client, job: Job) -> None:
-    """What a SIGKILLed worker leaves once its execution's record expired (RQ keeps the
-    execution listed some 60 s longer): the job started, its execution listed, no record."""
-    job.set_status(JobStatus.STARTED)
-    jobs.tournament_queue(client).remove(job.id)
-    with client.pipeline() as pipe:
-        execution = Execution.create(job, ttl=60, pipeline=pipe)
-        pipe.execute()
-    client.delete(execution.key)
-
-
 def test_a_job_whose_killed_execution_expired_is_deleted_with_its_registry_entries(
     redis_client, tournament
 ):
@@ -233,7 +222,7 @@ def test_a_job_whose_killed_execution_expired_is_deleted_with_its_registry_entri
     jobs.enqueue_games(redis_client, tid, [0])
     job_id = keys.tournament_game_job_id(tid, 0)
     job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
-    _started_by_a_killed_worker(redis_client, job)
+    leave_as_a_killed_worker_does(redis_client, job)
     started = StartedJobRegistry(job.origin, connection=redis_client)
     assert started.get_job_ids() == [job_id]
     jobs.delete_job(redis_client, job_id)
@@ -255,7 +244,7 @@ def test_sweep_revives_a_killed_workers_job_whose_execution_expired_using_one_re
     jobs.enqueue_games(redis_client, tid, [0])
     redis_client.hset(keys.tournament_dispatch(tid), mapping={"dispatched": 6, "dispatched_at": 0})
     job_id = keys.tournament_game_job_id(tid, 0)
-    _started_by_a_killed_worker(
+    leave_as_a_killed_worker_does(
         redis_client, Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
     )
     now = int(time.time() * 1000)

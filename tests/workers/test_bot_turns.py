@@ -6,8 +6,6 @@ import random
 import re
 import time
 
-from rq.executions import Execution
-from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from application.operations import jobs as bot_jobs
@@ -17,6 +15,7 @@ from domain.autoplay import bot_rng
 from store import keys
 from tests.api.helpers import bearer, play_against_bots
 from tests.store import toy_game
+from tests.support.killed_jobs import leave_as_a_killed_worker_does
 
 CARD = "keltis-card"
 
@@ -90,13 +89,7 @@ def test_the_sweep_re_enqueues_a_bot_turn_whose_killed_workers_execution_expired
     job_id = keys.bot_job_id(record.game_id, record.version)
     later = record.updated_at + 10_000
     assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
-    job = queue.fetch_job(job_id)
-    job.set_status(JobStatus.STARTED)
-    queue.remove(job_id)
-    with redis_client.pipeline() as pipe:
-        execution = Execution.create(job, ttl=60, pipeline=pipe)
-        pipe.execute()
-    redis_client.delete(execution.key)
+    leave_as_a_killed_worker_does(redis_client, queue.fetch_job(job_id))
     assert record.game_id in sweep(redis_client, stale_after_s=5, now_ms=later)
     assert queue.job_ids.count(job_id) == 1
     assert queue.started_job_registry.get_job_ids() == []
