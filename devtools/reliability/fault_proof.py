@@ -84,6 +84,24 @@ def _progress(client, service: GameService, game_ids: list[str]) -> tuple[int, i
     return total, finished
 
 
+def _worker_log() -> Path:
+    """A new temporary file for a worker's stderr (the caller removes it)."""
+    handle, path = tempfile.mkstemp(prefix="keltis-worker-", suffix=".log")
+    os.close(handle)
+    return Path(path)
+
+
+def _stderr_tail(stderr_path: Path) -> str:
+    """The end of a worker's stderr, as a failure report quotes it."""
+    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
+    return "\n-- worker stderr --\n" + tail
+
+
+def _alive_or_exited(worker: subprocess.Popen) -> str:
+    """How a failure report names the last worker's state."""
+    return "alive" if worker.poll() is None else "exited"
+
+
 def _stuck_report(client, service: GameService, game_ids: list[str], stderr_path: Path) -> str:
     """What a game that did not end was waiting for: its log, its bot-due entry, its stall,
     its job and the fair queue; then the tail of the last worker's stderr."""
@@ -102,8 +120,7 @@ def _stuck_report(client, service: GameService, game_ids: list[str], stderr_path
             f" job {job.get_status(refresh=False) if job else None},"
             f" fair-queued {fair_queue(client).waiting(job_id)}"
         )
-    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
-    return "\n".join(lines) + "\n-- worker stderr --\n" + tail
+    return "\n".join(lines) + _stderr_tail(stderr_path)
 
 
 def _tournament_report(redis_url: str, tid: str, stderr_path: Path) -> str:
@@ -125,8 +142,7 @@ def _tournament_report(redis_url: str, tid: str, stderr_path: Path) -> str:
     for registry in sorted(client.scan_iter(match="rq:wip:*")):
         lines.append(f"{registry}: {client.zrange(registry, 0, -1, withscores=True)}")
     client.close()
-    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
-    return "\n".join(lines) + "\n-- worker stderr --\n" + tail
+    return "\n".join(lines) + _stderr_tail(stderr_path)
 
 
 def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) -> WorkerFaultResult:
@@ -137,6 +153,7 @@ def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) ->
     start_total, _ = _progress(client, service, game_ids)
     done_kills = 0
     started: list[subprocess.Popen] = []
+    stderr_path: Path | None = None
     try:
         for _ in range(kills):
             worker = start_worker(redis_url)
@@ -152,7 +169,7 @@ def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) ->
             done_kills += 1
             if finished == len(game_ids):
                 break
-        stderr_path = Path(tempfile.mkstemp(prefix="keltis-worker-", suffix=".log")[1])
+        stderr_path = _worker_log()
         worker = start_worker(redis_url, stderr_path=stderr_path)
         started.append(worker)
         deadline = time.monotonic() + 90
@@ -160,15 +177,16 @@ def run_worker_kills(redis_url: str, games_per_kind: int = 4, kills: int = 2) ->
             if time.monotonic() > deadline or worker.poll() is not None:
                 raise FaultFailure(
                     "games did not all end after the worker kills"
-                    f" (last worker {'alive' if worker.poll() is None else 'exited'}):\n"
+                    f" (last worker {_alive_or_exited(worker)}):\n"
                     + _stuck_report(client, service, game_ids, stderr_path)
                 )
             time.sleep(0.1)
-        stderr_path.unlink(missing_ok=True)
     finally:
         for process in started:
             if process.poll() is None:
                 sigkill(process)
+        if stderr_path is not None:
+            stderr_path.unlink(missing_ok=True)
     reports, commands = [], 0
     for game_id in game_ids:
         checked = check_log(client, game_id)
@@ -365,6 +383,7 @@ def run_tournament_kills(redis_url: str, games: int = 24, kills: int = 2) -> Tou
         return http.get(f"/v1/tournaments/{tid}").get_json()
 
     started: list[subprocess.Popen] = []
+    stderr_path: Path | None = None
     done_kills = 0
     try:
         for _ in range(kills):
@@ -376,7 +395,7 @@ def run_tournament_kills(redis_url: str, games: int = 24, kills: int = 2) -> Tou
                 time.sleep(0.005)
             sigkill(worker)
             done_kills += 1
-        stderr_path = Path(tempfile.mkstemp(prefix="keltis-worker-", suffix=".log")[1])
+        stderr_path = _worker_log()
         worker = start_worker(redis_url, stderr_path=stderr_path)
         started.append(worker)
         deadline = time.monotonic() + 120
@@ -384,15 +403,16 @@ def run_tournament_kills(redis_url: str, games: int = 24, kills: int = 2) -> Tou
             if time.monotonic() > deadline or worker.poll() is not None:
                 raise FaultFailure(
                     f"tournament stuck at {progress()['progress']}"
-                    f" (last worker {'alive' if worker.poll() is None else 'exited'}):\n"
+                    f" (last worker {_alive_or_exited(worker)}):\n"
                     + _tournament_report(redis_url, tid, stderr_path)
                 )
             time.sleep(0.1)
-        stderr_path.unlink(missing_ok=True)
     finally:
         for process in started:
             if process.poll() is None:
                 sigkill(process)
+        if stderr_path is not None:
+            stderr_path.unlink(missing_ok=True)
     final = progress()
     client = redis.Redis.from_url(redis_url)
     verified = 0
